@@ -1,0 +1,22 @@
+import type { Bot } from './types';
+import { basicBot } from './basic';
+import { randomBot } from './random';
+import { heuristicBot } from './heuristic';
+import { strongBot } from './strong';
+
+export type { Bot } from './types';
+export { basicBot } from './basic';
+export { randomBot } from './random';
+export { mulberry32, randomInt, randomSeed } from './prng';
+export { playGame, playHand } from './driver';
+export type { DriveOptions, DriveResult } from './driver';
+export { heuristicBot, heuristicAct, estimateTricks, nilDanger, heuristicCard, knowledgeFromView } from './heuristic';
+export { strongBot, createStrongBot, strongAct, strongCard } from './strong';
+export type { StrongOptions } from './strong';
+
+/** Registry of the available bots by name (a strong bot will be added here behind the same interface). */
+export const BOTS: Record<string, Bot> = { random: randomBot, basic: basicBot, heuristic: heuristicBot, strong: strongBot };
+
+export function getBot(name: string): Bot | undefined {
+  return Object.prototype.hasOwnProperty.call(BOTS, name) ? BOTS[name] : undefined;
+}

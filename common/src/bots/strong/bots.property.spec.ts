@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  apply,
+  createGame,
+  GameAction,
+  GameState,
+  legalBids,
+  legalCards,
+  PlayerView,
+  Seat,
+  sortHand,
+  viewFor,
+} from '../../rules';
+import { mulberry32, randomSeed } from '../prng';
+import { basicBot } from '../basic';
+import { randomBot } from '../random';
+import type { Bot } from '../types';
+import { heuristicBot } from '../heuristic';
+import { createStrongBot } from './index';
+import { allVariants, variantName } from '../../fast/variants';
+
+const VARIANTS = allVariants();
+/** Strong bot with a fixed, small number of samples: deterministic and fast enough for property tests. */
+const strongLite = createStrongBot({ maxMs: 1e9, maxSamples: 3, minSamples: 3 });
+const strongFixed = createStrongBot({ maxMs: 1e9, maxSamples: 24, minSamples: 24 });
+
+function isLegal(view: PlayerView, a: GameAction | null): boolean {
+  if (!a || view.viewer === 'spectator' || ('seat' in a && a.seat !== view.viewer)) return false;
+  if (a.type === 'reveal') return view.handHidden;
+  if (a.type === 'bid') {
+    const lb = legalBids(view);
+    return a.blind ? lb.blindNil && a.bid === 0 : lb.bids.includes(a.bid);
+  }
+  if (a.type === 'play') return legalCards(view).some((c) => c.suit === a.card.suit && c.rank === a.card.rank);
+  return false;
+}
+
+/** Plays one hand from a deal with the given bots, asserting that every action is legal for the view. */
+function playCheckedHand(s0: GameState, bots: readonly Bot[], rng: () => number): { state: GameState; actions: number } {
+  let s = s0;
+  let actions = 0;
+  while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
+    const seat = s.turn as Seat;
+    const view = viewFor(s, seat);
+    const a = bots[seat].act(view, rng);
+    if (!isLegal(view, a)) {
+      throw new Error(`${bots[seat].name} returned an illegal action ${JSON.stringify(a)} in ${variantName(s.settings)}`);
+    }
+    const r = apply(s, a as GameAction);
+    if (!r.ok) throw new Error(`${bots[seat].name}: engine refused ${JSON.stringify(a)}: ${r.error}`);
+    s = r.state;
+    actions++;
+  }
+  return { state: s, actions };
+}
+
+describe('every bot only returns legal actions (all variants)', () => {
+  it('in random hands of every variant, with heuristic, strong, basic and random bots at the table', () => {
+    let hands = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: VARIANTS.length - 1 }), fc.integer(), fc.integer({ min: 0, max: 3 }), (vi, seed, rot) => {
+        const lineup: Bot[] = [heuristicBot, strongLite, randomBot, heuristicBot];
+        const bots = [0, 1, 2, 3].map((i) => lineup[(i + rot) % 4]);
+        let s = createGame(VARIANTS[vi]);
+        const rng = mulberry32(seed);
+        for (let h = 0; h < 2 && s.phase !== 'COMPLETED'; h++) {
+          const d = apply(s, { type: 'deal', seed: randomSeed(rng) });
+          if (!d.ok) throw new Error(d.error);
+          s = playCheckedHand(d.state, bots, rng).state;
+          hands++;
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(hands).toBeGreaterThanOrEqual(1500);
+  }, 60_000);
+
+  it('in complete games of every variant (heuristic vs basic, heuristic vs heuristic): legal and the games end', () => {
+    let completed = 0;
+    for (let vi = 0; vi < VARIANTS.length; vi++) {
+      const rng = mulberry32(vi * 977 + 1);
+      const bots = vi % 2 === 0 ? [heuristicBot, basicBot, heuristicBot, basicBot] : [heuristicBot, heuristicBot, heuristicBot, heuristicBot];
+      let s = createGame(VARIANTS[vi]);
+      while (s.phase !== 'COMPLETED' && s.handNumber < 40) {
+        const d = apply(s, { type: 'deal', seed: randomSeed(rng) });
+        if (!d.ok) throw new Error(d.error);
+        s = playCheckedHand(d.state, bots, rng).state;
+      }
+      if (s.phase === 'COMPLETED') completed++;
+    }
+    expect(completed).toBeGreaterThan(VARIANTS.length * 0.9);
+  }, 60_000);
+});
+
+/**
+ * Swaps unplayed cards of the same suit between the hands of seats other than `me` (keeps every count and
+ * every void the play revealed): a different hidden deal that the seat cannot tell apart.
+ */
+function permuteHidden(s: GameState, me: Seat, rng: () => number): GameState {
+  const hands = s.hands.map((h) => h.slice());
+  const others = ([0, 1, 2, 3] as Seat[]).filter((x) => x !== me);
+  for (let k = 0; k < 40; k++) {
+    const a = others[Math.floor(rng() * 3)];
+    const b = others[Math.floor(rng() * 3)];
+    if (a === b || hands[a].length === 0) continue;
+    const i = Math.floor(rng() * hands[a].length);
+    const suit = hands[a][i].suit;
+    const js = hands[b].map((c, j) => (c.suit === suit ? j : -1)).filter((j) => j >= 0);
+    if (js.length === 0) continue;
+    const j = js[Math.floor(rng() * js.length)];
+    const t = hands[a][i];
+    hands[a][i] = hands[b][j];
+    hands[b][j] = t;
+  }
+  return { ...s, hands: hands.map((h, seat) => (seat === me ? s.hands[seat] : sortHand(h))) };
+}
+
+describe('bots see only their seat’s view', () => {
+  it('a view contains no unplayed card of another seat', () => {
+    const rng = mulberry32(99);
+    let s = createGame(VARIANTS[0]);
+    const d = apply(s, { type: 'deal', seed: randomSeed(rng) });
+    if (!d.ok) throw new Error(d.error);
+    s = d.state;
+    let checked = 0;
+    while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
+      const seat = s.turn as Seat;
+      const json = JSON.stringify(viewFor(s, seat).hand);
+      const all = JSON.stringify(viewFor(s, seat));
+      for (const other of [0, 1, 2, 3] as Seat[]) {
+        if (other === seat) continue;
+        for (const c of s.hands[other]) {
+          expect(json.includes(JSON.stringify(c))).toBe(false);
+          // an unplayed card of another seat can appear nowhere in the view
+          expect(all.includes(JSON.stringify(c))).toBe(false);
+          checked++;
+        }
+      }
+      const a = heuristicBot.act(viewFor(s, seat), rng);
+      const r = apply(s, a as GameAction);
+      if (!r.ok) throw new Error(r.error);
+      s = r.state;
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('decisions are identical when the hidden hands are permuted consistently with the view', () => {
+    let compared = 0;
+    let differentDeals = 0;
+    for (let g = 0; g < 12; g++) {
+      const settings = VARIANTS[(g * 11) % VARIANTS.length];
+      const rng = mulberry32(1000 + g);
+      const d = apply(createGame(settings), { type: 'deal', seed: randomSeed(rng) });
+      if (!d.ok) throw new Error(d.error);
+      let s = d.state;
+      while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
+        const seat = s.turn as Seat;
+        const permuted = permuteHidden(s, seat, rng);
+        if (JSON.stringify(permuted.hands) !== JSON.stringify(s.hands)) differentDeals++;
+        const v1 = viewFor(s, seat);
+        const v2 = viewFor(permuted, seat);
+        expect(v2).toEqual(v1);
+        for (const bot of [heuristicBot, strongFixed]) {
+          const a1 = bot.act(v1, mulberry32(g * 31 + compared));
+          const a2 = bot.act(v2, mulberry32(g * 31 + compared));
+          expect(a2).toEqual(a1);
+        }
+        compared++;
+        const a = strongLite.act(v1, rng);
+        const r = apply(s, a as GameAction);
+        if (!r.ok) throw new Error(r.error);
+        s = r.state;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+    expect(differentDeals).toBeGreaterThan(300);
+  }, 60_000);
+});

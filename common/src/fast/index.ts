@@ -1,0 +1,3 @@
+export * from './hand';
+export * from './bidding';
+export * from './variants';

@@ -1,0 +1,4 @@
+export * from './http';
+export * from './chat';
+export * from './games';
+export * from './socket';

@@ -1,0 +1,114 @@
+/**
+ * socket.io event maps (spec §7), for `Server<ClientToServerEvents, ServerToClientEvents>` and
+ * `Socket<ServerToClientEvents, ClientToServerEvents>` on the client.
+ * Until a socket is authenticated (handshake `auth.token` or the `authenticate` event) every other event
+ * is answered with `error { message }`.
+ */
+import type { ChatMessage, LobbyChatInput } from './chat';
+import type {
+  Ack,
+  BiddingComplete,
+  BiddingReady,
+  BiddingUpdate,
+  BotSeatPayload,
+  CreateGamePayload,
+  FillSeatPayload,
+  GameChatInput,
+  GameChatMessage,
+  GameClosed,
+  GameIdPayload,
+  GameOver,
+  GameSummary,
+  GameUpdate,
+  HandSummary,
+  JoinGamePayload,
+  MakeBidPayload,
+  NewHandStarted,
+  PlayCardPayload,
+  PlayStart,
+  PlayUpdate,
+  SeatReplacementStarted,
+  TrickComplete,
+} from './games';
+
+/** Handshake `auth` object. Only `token` is used; the server never trusts a client-sent userId. */
+export interface SocketAuth {
+  token?: string;
+  userId?: string;
+  username?: string;
+  avatar?: string | null;
+}
+
+export interface AuthenticatePayload {
+  token: string;
+  userId?: string;
+  username?: string;
+}
+
+export interface AuthenticatedPayload {
+  success: boolean;
+  userId?: string;
+  message?: string;
+}
+
+export interface SocketErrorPayload {
+  message: string;
+  /** The event that caused it, when known. */
+  event?: string;
+}
+
+export interface FriendAddedPayload {
+  userId: string;
+  username: string;
+}
+
+export interface ClientToServerEvents {
+  authenticate: (payload: AuthenticatePayload) => void;
+  lobby_chat_message: (payload: LobbyChatInput) => void;
+  chat_message: (payload: GameChatInput) => void;
+  join_game: (payload: JoinGamePayload) => void;
+  join_game_as_spectator: (payload: GameIdPayload) => void;
+  create_game: (
+    payload: CreateGamePayload,
+    ack?: (res: { ok: true; gameId: string } | { ok: false; message: string }) => void,
+  ) => void;
+  start_game: (payload: GameIdPayload, ack?: Ack) => void;
+  make_bid: (payload: MakeBidPayload, ack?: Ack) => void;
+  play_card: (payload: PlayCardPayload, ack?: Ack) => void;
+  start_new_hand: (payload: GameIdPayload, ack?: Ack) => void;
+  play_again: (payload: GameIdPayload, ack?: Ack) => void;
+  leave_game: (payload: GameIdPayload, ack?: Ack) => void;
+  fill_seat_with_bot: (payload: FillSeatPayload, ack?: Ack) => void;
+  setup_trick_completion_delay: (payload: GameIdPayload, ack?: Ack) => void;
+  /** Games (not in the spec): look at the own cards, declining blind nil. */
+  reveal_cards: (payload: GameIdPayload, ack?: Ack) => void;
+  /** Games: socket versions of POST /api/games/:id/invite-bot(-midgame) and remove-bot(-midgame). */
+  invite_bot: (payload: BotSeatPayload, ack?: Ack) => void;
+  remove_bot: (payload: BotSeatPayload, ack?: Ack) => void;
+}
+
+export interface ServerToClientEvents {
+  authenticated: (payload: AuthenticatedPayload) => void;
+  online_users: (userIds: string[]) => void;
+  friendAdded: (payload: FriendAddedPayload) => void;
+  lobby_chat_message: (message: ChatMessage) => void;
+  chat_message: (payload: { gameId: string; message: GameChatMessage }) => void;
+  games_updated: (games: GameSummary[]) => void;
+  game_update: (game: GameUpdate) => void;
+  bidding_update: (payload: BiddingUpdate) => void;
+  bidding_complete: (payload: BiddingComplete) => void;
+  bidding_ready: (payload: BiddingReady) => void;
+  play_start: (payload: PlayStart) => void;
+  play_update: (payload: PlayUpdate) => void;
+  trick_complete: (payload: TrickComplete) => void;
+  clear_trick: (payload: GameIdPayload) => void;
+  hand_completed: (payload: HandSummary) => void;
+  new_hand_started: (payload: NewHandStarted) => void;
+  seat_replacement_started: (payload: SeatReplacementStarted) => void;
+  game_over: (payload: GameOver) => void;
+  game_closed: (payload: GameClosed) => void;
+  error: (payload: SocketErrorPayload) => void;
+}
+
+export type ServerEventName = keyof ServerToClientEvents;
+export type ClientEventName = keyof ClientToServerEvents;

@@ -1,0 +1,184 @@
+import { describe, it, expect } from 'vitest';
+import {
+  applySettingsChange, DEFAULT_SETTINGS, formatBuyIn, formatCoins, GameSettings, nextBuyIn, nextMaxPoints, nextMinPoints,
+  prevBuyIn, prevMaxPoints, prevMinPoints, settingsControlState, toCreateGameRequest, toListItemRules, validateSettings,
+} from './settings';
+
+function make(over: Partial<GameSettings> & { sr?: Partial<GameSettings['specialRules']> } = {}): GameSettings {
+  const { sr, ...rest } = over;
+  return { ...DEFAULT_SETTINGS, ...rest, specialRules: { ...DEFAULT_SETTINGS.specialRules, ...sr } };
+}
+
+describe('DEFAULT_SETTINGS', () => {
+  it('match spec §4 defaults and are valid', () => {
+    expect(DEFAULT_SETTINGS).toEqual({
+      gameMode: 'PARTNERS', biddingOption: 'REG', gimmick: 'SUICIDE', minPoints: -100, maxPoints: 500, buyIn: 100000,
+      specialRules: { allowNil: true, allowBlindNil: false, screamer: false, assassin: false },
+    });
+    const r = validateSettings(DEFAULT_SETTINGS);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.settings.gimmick).toBeNull(); // normalised: gimmick only with GIMMICK
+  });
+});
+
+describe('validateSettings', () => {
+  it.each([
+    ['minPoints', -250, true], ['minPoints', -200, true], ['minPoints', -150, true], ['minPoints', -100, true],
+    ['minPoints', -300, false], ['minPoints', -50, false], ['minPoints', -125, false], ['minPoints', -100.5, false], ['minPoints', '-100', false],
+    ['maxPoints', 100, true], ['maxPoints', 650, true], ['maxPoints', 350, true], ['maxPoints', 50, false], ['maxPoints', 700, false], ['maxPoints', 120, false],
+    ['buyIn', 100000, true], ['buyIn', 150000, true], ['buyIn', 950000, true], ['buyIn', 1000000, true], ['buyIn', 1100000, true],
+    ['buyIn', 1050000, false], ['buyIn', 50000, false], ['buyIn', 99999, false], ['buyIn', 125000, false], ['buyIn', 1_000_000_000, true],
+    ['buyIn', 1_000_100_000, false], ['buyIn', Number.NaN, false], ['buyIn', Infinity, false],
+  ] as const)('%s = %s → ok %s', (field, value, ok) => {
+    const r = validateSettings({ ...make(), [field]: value });
+    expect(r.ok).toBe(ok);
+    if (!r.ok) expect(r.error).toBe(field === 'minPoints' ? 'INVALID_MIN_POINTS' : field === 'maxPoints' ? 'INVALID_MAX_POINTS' : 'INVALID_BUY_IN');
+  });
+
+  it.each([
+    ['SUICIDE solo', make({ gameMode: 'SOLO', biddingOption: 'GIMMICK', gimmick: 'SUICIDE' }), 'SUICIDE_PARTNERS_ONLY'],
+    ['MIRROR nil off', make({ biddingOption: 'MIRROR', sr: { allowNil: false } }), 'MIRROR_REQUIRES_NIL'],
+    ['MIRROR blind nil', make({ biddingOption: 'MIRROR', sr: { allowBlindNil: true } }), 'MIRROR_FORBIDS_BLIND_NIL'],
+    ['blind nil without nil', make({ sr: { allowNil: false, allowBlindNil: true } }), 'BLIND_NIL_REQUIRES_NIL'],
+    ['screamer and assassin', make({ sr: { screamer: true, assassin: true } }), 'SCREAMER_AND_ASSASSIN'],
+    ['bad mode', { ...make(), gameMode: 'TRIO' }, 'INVALID_GAME_MODE'],
+    ['bad option', { ...make(), biddingOption: 'FOO' }, 'INVALID_BIDDING_OPTION'],
+    ['gimmick missing', make({ biddingOption: 'GIMMICK', gimmick: null }), 'INVALID_GIMMICK'],
+    ['special rules missing', { ...make(), specialRules: undefined }, 'INVALID_SPECIAL_RULES'],
+    ['special rule not boolean', { ...make(), specialRules: { allowNil: 'yes' } }, 'INVALID_SPECIAL_RULES'],
+    ['not an object', 42, 'INVALID_INPUT'],
+  ] as const)('rejects %s', (_name, input, code) => {
+    const r = validateSettings(input);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toBe(code);
+      expect(r.message.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each([
+    make({ gameMode: 'SOLO', biddingOption: 'GIMMICK', gimmick: '4 OR NIL' }),
+    make({ gameMode: 'SOLO', biddingOption: 'REG', gimmick: 'SUICIDE' }), // gimmick ignored unless GIMMICK
+    make({ biddingOption: 'MIRROR' }),
+    make({ biddingOption: 'WHIZ', sr: { screamer: true } }),
+    make({ sr: { allowNil: true, allowBlindNil: true, assassin: true } }),
+    make({ sr: { allowNil: false } }),
+  ])('accepts valid settings %#', (s) => {
+    expect(validateSettings(s).ok).toBe(true);
+  });
+
+  it('accepts the spec creation request (gimmick name as biddingOption, gamePlayOption REG)', () => {
+    const r = validateSettings({
+      gameMode: 'PARTNERS', biddingOption: 'BID HEARTS', gamePlayOption: 'REG', minPoints: -150, maxPoints: 300, buyIn: 200000,
+      specialRules: { screamer: false, assassin: true, allowNil: true, allowBlindNil: false },
+    });
+    expect(r).toEqual({
+      ok: true,
+      settings: {
+        gameMode: 'PARTNERS', biddingOption: 'GIMMICK', gimmick: 'BID HEARTS', minPoints: -150, maxPoints: 300, buyIn: 200000,
+        specialRules: { screamer: false, assassin: true, allowNil: true, allowBlindNil: false },
+      },
+    });
+    const s = make({ biddingOption: 'GIMMICK', gimmick: 'CRAZY ACES' });
+    const back = validateSettings(toCreateGameRequest(s));
+    expect(back.ok && back.settings).toEqual(s);
+  });
+});
+
+describe('applySettingsChange (form coupling, §4)', () => {
+  it('SOLO while SUICIDE switches the gimmick to 4 OR NIL', () => {
+    const s = make({ biddingOption: 'GIMMICK', gimmick: 'SUICIDE' });
+    const n = applySettingsChange(s, { field: 'gameMode', value: 'SOLO' });
+    expect(n.gimmick).toBe('4 OR NIL');
+    expect(s.gimmick).toBe('SUICIDE');
+    // the default form (REG with SUICIDE preselected) also switches
+    expect(applySettingsChange(DEFAULT_SETTINGS, { field: 'gameMode', value: 'SOLO' }).gimmick).toBe('4 OR NIL');
+    // SUICIDE cannot be selected in SOLO
+    expect(applySettingsChange(n, { field: 'gimmick', value: 'SUICIDE' }).gimmick).toBe('4 OR NIL');
+  });
+  it('MIRROR forces nil on / blind nil off and locks the toggles', () => {
+    const s = make({ sr: { allowNil: false } });
+    const m = applySettingsChange(s, { field: 'biddingOption', value: 'MIRROR' });
+    expect(m.specialRules).toMatchObject({ allowNil: true, allowBlindNil: false });
+    expect(applySettingsChange(m, { field: 'allowNil', value: false }).specialRules.allowNil).toBe(true);
+    expect(applySettingsChange(m, { field: 'allowBlindNil', value: true }).specialRules.allowBlindNil).toBe(false);
+    expect(settingsControlState(m)).toMatchObject({ nilEnabled: false, blindNilEnabled: false, gimmickEnabled: false });
+    const b = applySettingsChange(make({ sr: { allowBlindNil: true } }), { field: 'biddingOption', value: 'MIRROR' });
+    expect(b.specialRules.allowBlindNil).toBe(false);
+  });
+  it('nil off turns blind nil off; blind nil on turns nil on', () => {
+    const s = make({ sr: { allowBlindNil: true } });
+    expect(applySettingsChange(s, { field: 'allowNil', value: false }).specialRules).toMatchObject({ allowNil: false, allowBlindNil: false });
+    expect(applySettingsChange(make({ sr: { allowNil: false } }), { field: 'allowBlindNil', value: true }).specialRules).toMatchObject({ allowNil: true, allowBlindNil: true });
+    expect(settingsControlState(make({ sr: { allowNil: false } })).blindNilEnabled).toBe(false);
+  });
+  it('screamer and assassin exclude each other', () => {
+    const s = applySettingsChange(DEFAULT_SETTINGS, { field: 'screamer', value: true });
+    const a = applySettingsChange(s, { field: 'assassin', value: true });
+    expect(a.specialRules).toMatchObject({ screamer: false, assassin: true });
+    expect(applySettingsChange(a, { field: 'screamer', value: true }).specialRules).toMatchObject({ screamer: true, assassin: false });
+  });
+  it('gimmick selector is enabled only with GIMMICK', () => {
+    expect(settingsControlState(DEFAULT_SETTINGS).gimmickEnabled).toBe(false);
+    expect(settingsControlState(applySettingsChange(DEFAULT_SETTINGS, { field: 'biddingOption', value: 'GIMMICK' })).gimmickEnabled).toBe(true);
+  });
+  it('every sequence of changes from the defaults stays valid', () => {
+    let s: GameSettings = DEFAULT_SETTINGS;
+    const changes = [
+      { field: 'biddingOption', value: 'GIMMICK' }, { field: 'gameMode', value: 'SOLO' }, { field: 'allowBlindNil', value: true },
+      { field: 'biddingOption', value: 'MIRROR' }, { field: 'assassin', value: true }, { field: 'screamer', value: true },
+      { field: 'buyIn', value: 1_234_567 }, { field: 'minPoints', value: -999 }, { field: 'maxPoints', value: 9999 },
+      { field: 'gameMode', value: 'PARTNERS' }, { field: 'biddingOption', value: 'REG' }, { field: 'allowNil', value: false },
+    ] as const;
+    for (const c of changes) {
+      s = applySettingsChange(s, c);
+      expect(validateSettings(s).ok).toBe(true);
+    }
+    expect(s.buyIn).toBe(1_200_000);
+    expect(s.minPoints).toBe(-250);
+    expect(s.maxPoints).toBe(650);
+  });
+});
+
+describe('steppers and formatting (§9)', () => {
+  it.each([
+    [100000, 150000, 100000], [950000, 1000000, 900000], [1000000, 1100000, 950000], [1100000, 1200000, 1000000],
+    [1_000_000_000, 1_000_000_000, 999_900_000],
+  ])('buy-in %i: next %i prev %i', (b, n, p) => {
+    expect(nextBuyIn(b)).toBe(n);
+    expect(prevBuyIn(b)).toBe(p);
+  });
+  it('points steppers clamp', () => {
+    expect(nextMinPoints(-100)).toBe(-100);
+    expect(prevMinPoints(-100)).toBe(-150);
+    expect(prevMinPoints(-250)).toBe(-250);
+    expect(nextMaxPoints(650)).toBe(650);
+    expect(nextMaxPoints(500)).toBe(550);
+    expect(prevMaxPoints(100)).toBe(100);
+  });
+  it.each([[100000, '100k'], [150000, '150k'], [950000, '950k'], [1000000, '1.0mil'], [1500000, '1.5mil'], [12300000, '12.3mil']])(
+    'formatBuyIn(%i) = %s', (n, s) => expect(formatBuyIn(n)).toBe(s),
+  );
+  it.each([[0, '0'], [950, '950'], [1500, '1.5k'], [100000, '100k'], [5000000, '5M'], [1250000, '1.2M'], [-2500, '-2.5k']])(
+    'formatCoins(%i) = %s', (n, s) => expect(formatCoins(n)).toBe(s),
+  );
+});
+
+describe('toListItemRules', () => {
+  it.each([
+    [make(), 'REGULAR', 'NONE'],
+    [make({ biddingOption: 'WHIZ' }), 'WHIZ', 'NONE'],
+    [make({ biddingOption: 'MIRROR' }), 'MIRROR', 'NONE'],
+    [make({ gameMode: 'SOLO' }), 'SOLO', 'NONE'],
+    [make({ biddingOption: 'GIMMICK', gimmick: '4 OR NIL' }), 'REGULAR', 'BID4NIL'],
+    [make({ biddingOption: 'GIMMICK', gimmick: 'BID 3' }), 'REGULAR', 'BID3'],
+    [make({ biddingOption: 'GIMMICK', gimmick: 'BID HEARTS' }), 'REGULAR', 'BIDHEARTS'],
+    [make({ biddingOption: 'GIMMICK', gimmick: 'SUICIDE' }), 'REGULAR', 'SUICIDE'],
+    [make({ gameMode: 'SOLO', biddingOption: 'GIMMICK', gimmick: 'CRAZY ACES' }), 'SOLO', 'CRAZY ACES'],
+  ] as const)('%# → %s / %s', (s, gameType, forcedBid) => {
+    const r = toListItemRules(s);
+    expect(r.rules.gameType).toBe(gameType);
+    expect(r.forcedBid).toBe(forcedBid);
+    expect(r.rules.coinAmount).toBe(s.buyIn);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm test` sets TEST_RESULTS_DIR: each runner also writes a JSON report there for the final summary line.
+const resultsDir = process.env.TEST_RESULTS_DIR;
+
+export default defineConfig({
+  test: {
+    reporters: resultsDir ? ['default', 'json'] : ['default'],
+    outputFile: resultsDir ? { json: `${resultsDir}/common.json` } : undefined,
+    include: ['src/**/*.spec.ts'],
+    watch: false,
+    environment: 'node',
+  },
+});
