@@ -1,0 +1,59 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ServeStaticModule } from '@nestjs/serve-static';
+import { LoggerModule } from 'nestjs-pino';
+import { join } from 'node:path';
+import { pinoParams } from './common/logging';
+import { AppConfigModule } from './config/config.module';
+import { AppConfig } from './config/config.schema';
+import { DatabaseModule } from './database/database.module';
+import { GamesModule } from './games/games.module';
+import { AuthModule } from './auth/auth.module';
+import { CoinsModule } from './coins/coins.module';
+import { HealthController } from './health/health.controller';
+import { LeaderboardModule } from './leaderboard/leaderboard.controller';
+import { LobbyModule } from './realtime/lobby.module';
+import { RealtimeModule } from './realtime/realtime.module';
+import { SocialModule } from './social/social.module';
+import { StatsModule } from './stats/stats.module';
+import { UsersModule } from './users/users.module';
+
+/**
+ * Feature modules. Global ones (CoinsModule, StatsModule, RealtimeModule, AuthModule) export CoinsService,
+ * StatsService, RealtimeService / WsAuthGuard and JwtAuthGuard / TokenService to every module.
+ * The games module (issue #4) is added to this list.
+ */
+export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
+  CoinsModule,
+  StatsModule,
+  RealtimeModule,
+  UsersModule,
+  AuthModule,
+  SocialModule,
+  LobbyModule,
+  LeaderboardModule,
+  GamesModule,
+];
+
+@Module({})
+export class AppModule {
+  /** `overrides` replace environment variables (tests); production reads process.env (and ./.env). */
+  static forRoot(
+    overrides?: Record<string, string | undefined>,
+    opts: { logStream?: NodeJS.WritableStream } = {},
+  ): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(overrides),
+        LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: (c: AppConfig) => pinoParams(c, opts.logStream) }),
+        DatabaseModule,
+        ServeStaticModule.forRoot({
+          rootPath: join(__dirname, '..', '..', 'desktop', 'dist', 'web'),
+          exclude: ['/api/{*path}', '/health', '/socket.io/{*path}'],
+        }),
+        ...FEATURE_MODULES,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '@spades/common';
+import { IsDefined, IsEmail, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+
+const USERNAME_MESSAGE = 'username must be 3–20 characters: letters, digits, _ or -';
+
+export class RegisterDto {
+  @ApiProperty({ example: 'ace_of_spades', pattern: USERNAME_PATTERN.source })
+  @IsDefined({ message: 'username is required' })
+  @IsString({ message: 'username must be a string' })
+  @Matches(USERNAME_PATTERN, { message: USERNAME_MESSAGE })
+  username: string;
+
+  @ApiProperty({ example: 'ace@example.com', maxLength: EMAIL_MAX })
+  @IsDefined({ message: 'email is required' })
+  @IsString({ message: 'email must be a string' })
+  @MaxLength(EMAIL_MAX, { message: `email must be at most ${EMAIL_MAX} characters` })
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  email: string;
+
+  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
+  @IsDefined({ message: 'password is required' })
+  @IsString({ message: 'password must be a string' })
+  @Length(PASSWORD_MIN, PASSWORD_MAX, { message: `password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters` })
+  password: string;
+}
+
+export class LoginDto {
+  @ApiProperty()
+  @IsDefined({ message: 'email is required' })
+  @IsString({ message: 'email must be a string' })
+  @MaxLength(EMAIL_MAX, { message: `email must be at most ${EMAIL_MAX} characters` })
+  email: string;
+
+  @ApiProperty()
+  @IsDefined({ message: 'password is required' })
+  @IsString({ message: 'password must be a string' })
+  @MaxLength(PASSWORD_MAX, { message: `password must be at most ${PASSWORD_MAX} characters` })
+  password: string;
+}
+
+export class UpdateProfileDto {
+  @ApiPropertyOptional({ pattern: USERNAME_PATTERN.source })
+  @ValidateIf((o: UpdateProfileDto) => o.username !== undefined)
+  @IsString({ message: 'username must be a string' })
+  @Matches(USERNAME_PATTERN, { message: USERNAME_MESSAGE })
+  username?: string;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'data:image/jpeg|png|webp;base64,... (decoded ≤ 512 KB); null removes the avatar',
+  })
+  @ValidateIf((o: UpdateProfileDto) => o.avatar !== undefined && o.avatar !== null)
+  @IsString({ message: 'avatar must be a data URL string or null' })
+  avatar?: string | null;
+}

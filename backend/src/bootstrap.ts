@@ -1,0 +1,126 @@
+import 'reflect-metadata';
+import { INestApplication, Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { ServerOptions } from 'socket.io';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { HttpExceptionFilter } from './common/http-exception.filter';
+import { createValidationPipe } from './common/validation';
+import { AppConfig } from './config/config.schema';
+
+/** JSON body cap: a 512 KB avatar is ~700 KB as base64. */
+export const JSON_BODY_LIMIT = '1mb';
+
+interface Res {
+  headersSent: boolean;
+  status(code: number): { json(body: unknown): void };
+}
+type Middleware = (req: unknown, res: Res, next: (err?: unknown) => void) => void;
+// body-parser ships without types here; Express would turn its errors into HTML/404 pages.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const bodyParser = require('body-parser') as { json(opts: { limit: string }): Middleware };
+
+/** JSON body parsing whose errors are answered as `{ message }` with the right 4xx. */
+function jsonBody(): Middleware {
+  const parse = bodyParser.json({ limit: JSON_BODY_LIMIT });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const e = err as { status?: number; type?: string; message?: string };
+      const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400;
+      const message =
+        e.type === 'entity.parse.failed'
+          ? 'Malformed JSON body'
+          : e.type === 'entity.too.large'
+            ? 'Request body is too large'
+            : e.type === 'encoding.unsupported' || e.type === 'charset.unsupported'
+              ? 'Unsupported body encoding'
+              : 'Invalid request body';
+      res.status(status).json({ message });
+    });
+}
+
+/**
+ * CORS: the configured CLIENT_URL origin (+ CORS_ORIGINS) with credentials, and the desktop app, whose
+ * file:// pages send `Origin: null` (or none): those are allowed too. Auth is a Bearer header, never a
+ * cookie, so allowing the null origin does not expose ambient credentials.
+ */
+export function corsOriginCheck(config: AppConfig) {
+  return (origin: string | undefined, cb: (err: Error | null, allow?: boolean) => void) => {
+    if (!origin || origin === 'null' || origin.startsWith('file://') || origin.startsWith('app://'))
+      return cb(null, true);
+    cb(null, config.corsOrigins.includes(origin));
+  };
+}
+
+/** socket.io on the HTTP server with the same CORS policy as HTTP. */
+class AppIoAdapter extends IoAdapter {
+  constructor(
+    app: INestApplication,
+    private readonly config: AppConfig,
+  ) {
+    super(app);
+  }
+
+  override createIOServer(port: number, options?: ServerOptions): unknown {
+    return super.createIOServer(port, {
+      ...options,
+      cors: { origin: corsOriginCheck(this.config), credentials: true },
+    } as ServerOptions);
+  }
+}
+
+/** Everything main.ts and the test app share: prefix, validation, errors, CORS, logging, OpenAPI. */
+export function configureApp(app: NestExpressApplication): AppConfig {
+  const config = app.get(AppConfig);
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.trustProxy);
+  app.use(jsonBody());
+  app.setGlobalPrefix('api', { exclude: ['health'] });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new HttpExceptionFilter());
+  app.enableCors({ origin: corsOriginCheck(config), credentials: true });
+  app.enableShutdownHooks();
+  app.useWebSocketAdapter(new AppIoAdapter(app, config));
+  const doc = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Spades API')
+      .setDescription(
+        'Accounts, Discord login, profiles, social, stats, leaderboard and games. Realtime: socket.io on the same origin.',
+      )
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, doc, { useGlobalPrefix: false });
+  if (config.jwtSecretSource === 'generated') {
+    new NestLogger('Config').log(`Generated a JWT secret and stored it in ${config.dataDir}/jwt-secret`);
+  }
+  if (config.jwtSecretSource !== 'env' && config.databaseUrl) {
+    new NestLogger('Config').warn(
+      `JWT_SECRET is not set: using the secret stored in ${config.dataDir}/jwt-secret. ` +
+        'Set JWT_SECRET when several servers share this database.',
+    );
+  }
+  return config;
+}
+
+/** Creates (but does not start) the configured application. `overrides` replace environment variables. */
+export async function createApp(
+  overrides?: Record<string, string | undefined>,
+  opts: { logStream?: NodeJS.WritableStream } = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(overrides, opts), {
+    bufferLogs: true,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  configureApp(app);
+  return app;
+}
+
+export type { INestApplication };

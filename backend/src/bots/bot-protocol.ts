@@ -1,0 +1,27 @@
+import type { GameAction, PlayerView } from '@spades/common';
+
+export type BotLevel = 'random' | 'basic' | 'heuristic' | 'strong';
+export const BOT_LEVELS: readonly BotLevel[] = ['random', 'basic', 'heuristic', 'strong'];
+
+export interface BotWorkerData {
+  /** Module to require for @spades/common inside the worker. */
+  commonEntry: string;
+  /** Time box per strong decision, ms. */
+  strongMs: number;
+  /** Tests only: a request with this seed crashes the worker. */
+  crashOnSeed?: number;
+  /** Tests only: a request with this seed never answers (busy loop), to test timeouts. */
+  hangOnSeed?: number;
+}
+
+export interface BotWorkerRequest {
+  type: 'decide';
+  id: number;
+  level: BotLevel;
+  view: PlayerView;
+  seed: number;
+}
+
+export type BotWorkerResponse =
+  | { id: number; ok: true; action: GameAction | null; ms: number }
+  | { id: number; ok: false; error: string };

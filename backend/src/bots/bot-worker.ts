@@ -1,0 +1,68 @@
+/**
+ * Worker thread entry of the BotPool: computes bot decisions off the server's event loop.
+ *
+ * It loads `@spades/common` from `workerData.commonEntry` (common/dist/index.js in production, common/src/index.ts
+ * under jest/tsx with a TypeScript require hook registered by the bootstrap in bot-pool.ts).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { BotWorkerData, BotWorkerRequest, BotWorkerResponse } from './bot-protocol';
+
+type Common = typeof import('@spades/common');
+
+const data = workerData as BotWorkerData;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const common = require(data.commonEntry) as Common;
+const strong = common.createStrongBot({ maxMs: data.strongMs });
+
+function botFor(level: string) {
+  if (level === 'strong') return strong;
+  return common.getBot(level) ?? common.heuristicBot;
+}
+
+parentPort?.on('message', (msg: BotWorkerRequest) => {
+  if (msg.type !== 'decide') return;
+  if (data.crashOnSeed !== undefined && msg.seed === data.crashOnSeed) {
+    // fault injection for tests: an uncaught exception kills this worker
+    setImmediate(() => {
+      throw new Error('injected bot worker crash');
+    });
+    return;
+  }
+  if (data.hangOnSeed !== undefined && msg.seed === data.hangOnSeed) {
+    for (;;) {
+      // fault injection for tests: a stuck worker
+    }
+  }
+  let res: BotWorkerResponse;
+  try {
+    const t0 = performance.now();
+    const action = botFor(msg.level).act(msg.view, common.mulberry32(msg.seed));
+    res = { id: msg.id, ok: true, action, ms: performance.now() - t0 };
+  } catch (e) {
+    res = { id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  parentPort?.postMessage(res);
+});
+
+/** Warms the JIT up with a few quick decisions so that the first real moves stay within the time box. */
+function warmUp(): void {
+  const bot = common.createStrongBot({ maxMs: 5 });
+  const rng = common.mulberry32(1);
+  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), { type: 'deal', seed: common.randomSeed(rng) });
+  if (!dealt.ok) return;
+  let s = dealt.state;
+  for (let i = 0; i < 12 && (s.phase === 'BIDDING' || s.phase === 'PLAYING'); i++) {
+    const a = bot.act(common.viewFor(s, s.turn as 0), rng);
+    if (!a) return;
+    const r = common.apply(s, a);
+    if (!r.ok) return;
+    s = r.state;
+  }
+}
+
+try {
+  warmUp();
+} catch {
+  // a failed warm-up only costs speed
+}
+parentPort?.postMessage({ type: 'ready' });

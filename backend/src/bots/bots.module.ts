@@ -1,0 +1,23 @@
+import { Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { BotPool, botPoolOptionsFromEnv } from './bot-pool';
+
+@Injectable()
+export class BotPoolShutdown implements OnApplicationShutdown {
+  constructor(private readonly pool: BotPool) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/**
+ * Provides one shared `BotPool` (inject it by its class). Workers start at the first strong request.
+ * Environment: BOT_WORKERS (threads, default cores − 1, max 4), BOT_STRONG_MS (time box, default 40),
+ * BOT_TIMEOUT_MS (fallback after, default 2000). The level (BOT_LEVEL) is chosen per call by the caller.
+ */
+@Global()
+@Module({
+  providers: [{ provide: BotPool, useFactory: () => new BotPool(botPoolOptionsFromEnv()) }, BotPoolShutdown],
+  exports: [BotPool],
+})
+export class BotsModule {}

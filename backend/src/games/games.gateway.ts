@@ -1,0 +1,218 @@
+/**
+ * Socket handlers of the game events (spec §7). The socket's identity (`socket.data.userId`) is set by the
+ * platform's shared socket authentication; any userId/requesterId in a payload must match it or is ignored.
+ * Every handler answers through the acknowledgement ({ok:true,…} | {ok:false,message}) and, on refusal, also
+ * emits `error { message, event }` to the calling socket; a refused action changes nothing.
+ */
+import { Logger } from '@nestjs/common';
+import { ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+import { parseChatInput } from '@spades/common';
+import type { Socket } from 'socket.io';
+import { GamesService } from './games.service';
+import { ParticipantsService } from './participants.service';
+import { TableError } from './table';
+
+type Payload = Record<string, unknown>;
+
+function obj(data: unknown): Payload {
+  if (typeof data === 'string') return { gameId: data };
+  return data && typeof data === 'object' ? (data as Payload) : {};
+}
+
+function gameIdOf(p: Payload): string {
+  const id = p.gameId ?? p.id;
+  if (typeof id !== 'string' || !id) throw new TableError('gameId is required');
+  return id;
+}
+
+function seatOf(p: Payload, required: boolean): number | undefined {
+  const v = p.seatIndex ?? p.seat;
+  if (v === undefined || v === null) {
+    if (required) throw new TableError('seatIndex must be 0, 1, 2 or 3');
+    return undefined;
+  }
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new TableError('seatIndex must be 0, 1, 2 or 3');
+  return n;
+}
+
+function actionIdOf(p: Payload): string | undefined {
+  const a = p.actionId ?? p.clientActionId;
+  if (a === undefined || a === null) return undefined;
+  if (typeof a !== 'string' && typeof a !== 'number') throw new TableError('actionId must be a string');
+  const s = String(a);
+  if (s.length === 0 || s.length > 100) throw new TableError('actionId must be 1-100 characters');
+  return s;
+}
+
+@WebSocketGateway()
+export class GamesGateway {
+  private readonly log = new Logger('GamesGateway');
+
+  constructor(
+    private readonly games: GamesService,
+    private readonly people: ParticipantsService,
+  ) {}
+
+  private async run(client: Socket, event: string, fn: (userId: string) => Promise<unknown>): Promise<unknown> {
+    try {
+      const userId = client.data?.userId as string | undefined;
+      if (!userId) throw new TableError('Not authenticated', 401);
+      const result = await fn(userId);
+      return { ...(result && typeof result === 'object' && !Array.isArray(result) ? result : {}), ok: true };
+    } catch (e) {
+      const message = e instanceof Error ? messageOf(e) : 'Request failed';
+      if (!(e instanceof TableError) && !isHttpError(e)) this.log.error(`${event}: ${(e as Error)?.stack ?? e}`);
+      client.emit('error', { message, event });
+      return { ok: false, message };
+    }
+  }
+
+  private checkRequester(p: Payload, userId: string): void {
+    const r = p.requesterId;
+    if (r !== undefined && r !== null && r !== userId) throw new TableError('requesterId does not match the signed-in user', 403);
+  }
+
+  @SubscribeMessage('create_game')
+  createGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'create_game', async (userId) => {
+      const p = obj(data);
+      const settings = p.settings ?? p.rules ?? p;
+      const view = await this.games.create(settings, await this.people.get(userId));
+      c.emit('game_update', view);
+      return { gameId: view.id };
+    });
+  }
+
+  /** Seated: re-subscribe and get the exact view (reconnect). Otherwise sit (seat given / free seat) or watch. */
+  @SubscribeMessage('join_game')
+  joinGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'join_game', async (userId) => {
+      const p = obj(data);
+      const view = await this.games.joinOrWatch(gameIdOf(p), await this.people.get(userId), seatOf(p, false));
+      c.emit('game_update', view);
+      return { gameId: view.id, seat: view.mySeat };
+    });
+  }
+
+  @SubscribeMessage('join_game_as_spectator')
+  spectate(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'join_game_as_spectator', async (userId) => {
+      const gameId = gameIdOf(obj(data));
+      const view = await this.games.spectate(gameId, await this.people.get(userId));
+      c.emit('game_update', view);
+      return { gameId };
+    });
+  }
+
+  @SubscribeMessage('leave_game')
+  leave(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'leave_game', (userId) => this.games.leave(gameIdOf(obj(data)), userId));
+  }
+
+  @SubscribeMessage('start_game')
+  start(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'start_game', async (userId) => {
+      await this.games.start(gameIdOf(obj(data)), userId);
+      return {};
+    });
+  }
+
+  @SubscribeMessage('make_bid')
+  bid(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'make_bid', (userId) => {
+      const p = obj(data);
+      return this.games.act(gameIdOf(p), userId, 'bid', { bid: p.bid, blind: p.blind }, actionIdOf(p));
+    });
+  }
+
+  @SubscribeMessage('play_card')
+  play(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'play_card', (userId) => {
+      const p = obj(data);
+      return this.games.act(gameIdOf(p), userId, 'play', { card: p.card }, actionIdOf(p));
+    });
+  }
+
+  /** Not in the spec: the player looks at their cards (declines blind nil). */
+  @SubscribeMessage('reveal_cards')
+  reveal(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'reveal_cards', (userId) => {
+      const p = obj(data);
+      return this.games.act(gameIdOf(p), userId, 'reveal', {}, actionIdOf(p));
+    });
+  }
+
+  @SubscribeMessage('start_new_hand')
+  startNewHand(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'start_new_hand', (userId) => this.games.startNewHand(gameIdOf(obj(data)), userId));
+  }
+
+  @SubscribeMessage('play_again')
+  playAgain(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'play_again', (userId) => this.games.playAgain(gameIdOf(obj(data)), userId));
+  }
+
+  /** Fills an open seat with a bot: host while WAITING; during a game the partner rule of spec §5. */
+  @SubscribeMessage('fill_seat_with_bot')
+  fillSeat(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'fill_seat_with_bot', async (userId) => {
+      const p = obj(data);
+      this.checkRequester(p, userId);
+      const gameId = gameIdOf(p);
+      const rec = await this.games.record(gameId);
+      await this.games.inviteBot(gameId, userId, seatOf(p, true)!, rec.status !== 'WAITING');
+      return {};
+    });
+  }
+
+  @SubscribeMessage('invite_bot')
+  inviteBot(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'invite_bot', async (userId) => {
+      const p = obj(data);
+      this.checkRequester(p, userId);
+      const gameId = gameIdOf(p);
+      const rec = await this.games.record(gameId);
+      await this.games.inviteBot(gameId, userId, seatOf(p, true)!, rec.status !== 'WAITING');
+      return {};
+    });
+  }
+
+  @SubscribeMessage('remove_bot')
+  removeBot(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'remove_bot', async (userId) => {
+      const p = obj(data);
+      this.checkRequester(p, userId);
+      const gameId = gameIdOf(p);
+      const rec = await this.games.record(gameId);
+      await this.games.removeBot(gameId, userId, seatOf(p, true)!, rec.status !== 'WAITING');
+      return {};
+    });
+  }
+
+  @SubscribeMessage('chat_message')
+  chat(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'chat_message', async (userId) => {
+      const p = obj(data);
+      const parsed = parseChatInput(p.message);
+      if (!parsed.ok) throw new TableError(parsed.message);
+      return this.games.chat(gameIdOf(p), await this.people.get(userId), parsed.text);
+    });
+  }
+
+  /** Legacy client call: the server already times the trick display (TRICK_DISPLAY_MS). */
+  @SubscribeMessage('setup_trick_completion_delay')
+  trickDelay(@ConnectedSocket() c: Socket) {
+    return this.run(c, 'setup_trick_completion_delay', async () => ({}));
+  }
+}
+
+function isHttpError(e: unknown): boolean {
+  return !!e && typeof e === 'object' && typeof (e as { getStatus?: unknown }).getStatus === 'function';
+}
+
+function messageOf(e: Error): string {
+  const r = (e as { getResponse?: () => unknown }).getResponse?.();
+  if (r && typeof r === 'object' && typeof (r as { message?: unknown }).message === 'string') return (r as { message: string }).message;
+  return e.message;
+}

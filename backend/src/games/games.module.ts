@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { BotsModule } from '../bots/bots.module';
+import { GamesController } from './games.controller';
+import { GAMES_CONFIG, loadGamesConfig } from './games.config';
+import { GamesGateway } from './games.gateway';
+import { GamesService } from './games.service';
+import { ParticipantsService } from './participants.service';
+import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
+
+/**
+ * Real-time tables (issue #4). Uses the global platform modules: coins (ledger), stats, realtime, auth/users.
+ * Bots: the shared BotPool (strong bot in worker threads) at BOT_LEVEL. Timings come from the environment
+ * (see games.config.ts).
+ */
+@Module({
+  imports: [BotsModule],
+  controllers: [GamesController],
+  providers: [
+    { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
+    { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
+    GamesLedger,
+    ParticipantsService,
+    GamesService,
+    GamesGateway,
+  ],
+  exports: [GamesService],
+})
+export class GamesModule {}

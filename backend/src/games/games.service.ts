@@ -1,0 +1,500 @@
+/**
+ * Tables at runtime: one actor per open table serialises every command (a promise queue), applies it to a
+ * draft of the table record through the TableMachine (rules from @spades/common), persists the snapshot +
+ * an event-log row in ONE transaction (with the escrow transfers when a rated game starts), then emits the
+ * personalised events and re-arms the table's timer from the stored deadlines. Settlement of a finished rated
+ * game runs right after, exactly once (unique settlement row), with the stats in the same transaction.
+ */
+import { Inject, Injectable, Optional, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { apply, GameAction, payoutsFor, Seat, validateSettings, viewFor } from '@spades/common';
+import { BotPool, botLevelFromEnv } from '../bots/bot-pool';
+import { randomInt, randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { GAMES_CONFIG } from './games.config';
+import type { GamesConfig } from './games.config';
+import { GamesLedger, GamesRealtime, NOT_ENOUGH_COINS, NotEnoughCoinsError } from './ports';
+import type { GameListItem, TableView } from './protocol';
+import {
+  Effects,
+  hostId,
+  isHuman,
+  newEffects,
+  newTable,
+  Participant,
+  seatOf,
+  TableError,
+  TableMachine,
+  TableRecord,
+} from './table';
+import { listItem, notePayload, Recipient, tableView } from './wire';
+
+class NoChange extends Error {}
+
+interface Actor {
+  rec: TableRecord;
+  queue: Promise<unknown>;
+  timer: NodeJS.Timeout | null;
+  /** Results of client actions by `${userId}:${actionId}` (idempotency). */
+  results: Map<string, unknown>;
+}
+
+export interface CommandOptions {
+  type: string;
+  actor?: string;
+  actionId?: string;
+  payload?: unknown;
+}
+
+@Injectable()
+export class GamesService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('Games');
+  private readonly actors = new Map<string, Actor>();
+  readonly machine: TableMachine;
+  private stopping = false;
+
+  constructor(
+    private readonly ds: DataSource,
+    @Inject(GAMES_CONFIG) readonly cfg: GamesConfig,
+    private readonly ledger: GamesLedger,
+    private readonly realtime: GamesRealtime,
+    @Optional() private readonly bots?: BotPool,
+  ) {
+    this.machine = new TableMachine(cfg);
+  }
+
+  // ------------------------------------------------------------------ boot / shutdown
+
+  async onApplicationBootstrap(): Promise<void> {
+    const rows: { id: string; snapshot: TableRecord; seq: number }[] = await this.ds.query(
+      `SELECT id, snapshot, seq FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`,
+    );
+    for (const row of rows) {
+      const actor = this.addActor(row.snapshot);
+      const done: { actor: string; action_id: string; result: unknown }[] = await this.ds.query(
+        `SELECT actor, action_id, result FROM game_events WHERE game_id = $1 AND action_id IS NOT NULL ORDER BY seq DESC LIMIT 500`,
+        [row.id],
+      );
+      for (const d of done) actor.results.set(`${d.actor}:${d.action_id}`, d.result);
+      if (actor.rec.settlement === 'pending') {
+        actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.log.error(`settlement of ${row.id}: ${(e as Error).message}`));
+      }
+      this.arm(actor);
+    }
+    if (rows.length) this.log.log(`Restored ${rows.length} table(s)`);
+  }
+
+  onApplicationShutdown(): void {
+    this.stopping = true;
+    for (const a of this.actors.values()) if (a.timer) clearTimeout(a.timer);
+  }
+
+  /** Waits until every queued command has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.actors.values()].map((a) => a.queue.catch(() => undefined)));
+  }
+
+  private addActor(rec: TableRecord): Actor {
+    const actor: Actor = { rec, queue: Promise.resolve(), timer: null, results: new Map() };
+    this.actors.set(rec.id, actor);
+    return actor;
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  list(): GameListItem[] {
+    return [...this.actors.values()]
+      .map((a) => a.rec)
+      .filter((r) => r.status !== 'CLOSED')
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map(listItem);
+  }
+
+  /** The caller's own view: their seat's view when seated, else the spectator view. 404 when unknown. */
+  async view(gameId: string, userId: string): Promise<TableView> {
+    const rec = await this.record(gameId);
+    const seat = seatOf(rec, userId);
+    return tableView(rec, seat ?? 'spectator', Date.now());
+  }
+
+  async record(gameId: string): Promise<TableRecord> {
+    const a = this.actors.get(gameId);
+    if (a) return a.rec;
+    if (!/^[0-9a-f-]{36}$/i.test(gameId)) throw new NotFoundException('Game not found');
+    const rows: { snapshot: TableRecord }[] = await this.ds.query(`SELECT snapshot FROM games WHERE id = $1`, [gameId]);
+    if (!rows.length) throw new NotFoundException('Game not found');
+    return rows[0].snapshot;
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  async create(settingsInput: unknown, creator: Participant): Promise<TableView> {
+    const v = validateSettings(settingsInput);
+    if (!v.ok) throw new TableError(v.message);
+    await this.ledger.assertCanAfford(creator.userId, v.settings.buyIn);
+    const existing = this.tableOfSeatedUser(creator.userId);
+    if (existing) throw new TableError('You are already seated at another table');
+    const id = randomUUID();
+    const rec = newTable(id, v.settings, creator, Date.now());
+    const fx = newEffects('create');
+    this.machine.announce(rec, fx, creator);
+    fx.lobby = true;
+    await this.ds.transaction(async (m) => {
+      await m.query(`INSERT INTO games (id, status, seq, snapshot) VALUES ($1, $2, 1, $3)`, [id, rec.status, JSON.stringify(rec)]);
+      await m.query(`INSERT INTO game_events (game_id, seq, type, actor, payload) VALUES ($1, 1, 'create', $2, $3)`, [
+        id,
+        creator.userId,
+        JSON.stringify({ settings: v.settings }),
+      ]);
+    });
+    const actor = this.addActor(rec);
+    this.emit(actor.rec, fx);
+    return tableView(rec, 0, Date.now());
+  }
+
+  /** A table where the user holds a seat and the game is not over (a user plays at one table at a time). */
+  private tableOfSeatedUser(userId: string): TableRecord | null {
+    for (const a of this.actors.values()) {
+      const r = a.rec;
+      if (r.status !== 'CLOSED' && r.status !== 'COMPLETED' && seatOf(r, userId) !== null) return r;
+    }
+    return null;
+  }
+
+  join(gameId: string, user: Participant, seat?: number): Promise<TableView> {
+    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
+      if (seatOf(rec, user.userId) === null) {
+        const other = this.tableOfSeatedUser(user.userId);
+        if (other && other.id !== gameId) throw new TableError('You are already seated at another table');
+        await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
+      }
+      this.machine.join(rec, fx, user, seat);
+    }).then(() => this.view(gameId, user.userId));
+  }
+
+  /**
+   * Socket `join_game` at the table: a seated player re-subscribes (reconnect) and gets the exact view; a user
+   * who is not seated takes the first free seat while WAITING, or else watches as a spectator.
+   */
+  async joinOrWatch(gameId: string, user: Participant, seat?: number): Promise<TableView> {
+    const rec = await this.record(gameId);
+    if (seatOf(rec, user.userId) !== null) return this.view(gameId, user.userId);
+    const open = rec.status === 'WAITING' ? rec.seats.some((s) => s === null) : rec.replacements.some((r, i) => r !== null && rec.seats[i] === null);
+    if (seat !== undefined || open) {
+      try {
+        return await this.join(gameId, user, seat);
+      } catch (e) {
+        if (seat !== undefined || !(e instanceof TableError)) throw e;
+      }
+    }
+    return this.spectate(gameId, user);
+  }
+
+  spectate(gameId: string, user: Participant): Promise<TableView> {
+    return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => this.machine.spectate(rec, fx, user)).then(() =>
+      this.view(gameId, user.userId),
+    );
+  }
+
+  leave(gameId: string, userId: string): Promise<{ success: true }> {
+    return this.command(gameId, { type: 'leave', actor: userId }, (rec, fx) => this.machine.leave(rec, fx, userId)).then(() => ({
+      success: true as const,
+    }));
+  }
+
+  inviteBot(gameId: string, userId: string, seat: number, midgame: boolean): Promise<TableView> {
+    return this.command(gameId, { type: midgame ? 'invite_bot_midgame' : 'invite_bot', actor: userId, payload: { seat } }, (rec, fx) =>
+      this.machine.inviteBot(rec, fx, userId, seat, midgame),
+    ).then(() => this.view(gameId, userId));
+  }
+
+  removeBot(gameId: string, userId: string, seat: number, midgame: boolean): Promise<TableView> {
+    return this.command(gameId, { type: midgame ? 'remove_bot_midgame' : 'remove_bot', actor: userId, payload: { seat } }, (rec, fx) =>
+      this.machine.removeBot(rec, fx, userId, seat, midgame),
+    ).then(() => this.view(gameId, userId));
+  }
+
+  start(gameId: string, userId: string): Promise<TableView> {
+    return this.command(gameId, { type: 'start', actor: userId }, (rec, fx) => this.machine.start(rec, fx, userId)).then(() =>
+      this.view(gameId, userId),
+    );
+  }
+
+  /** make_bid / play_card / reveal_cards; `actionId` makes a retry return the original result. */
+  act(
+    gameId: string,
+    userId: string,
+    kind: 'bid' | 'play' | 'reveal',
+    payload: { bid?: unknown; blind?: unknown; card?: unknown },
+    actionId?: string,
+  ): Promise<{ ok: true; seq: number }> {
+    return this.command(gameId, { type: kind, actor: userId, actionId, payload }, (rec, fx) => {
+      this.machine.humanAction(rec, fx, userId, kind, payload);
+      return { ok: true as const, seq: 0 };
+    });
+  }
+
+  startNewHand(gameId: string, userId: string): Promise<{ ok: true }> {
+    return this.command(gameId, { type: 'start_new_hand', actor: userId }, (rec, fx) => {
+      this.machine.startNewHand(rec, fx, userId);
+      return { ok: true as const };
+    });
+  }
+
+  playAgain(gameId: string, userId: string): Promise<{ ok: true }> {
+    return this.command(gameId, { type: 'play_again', actor: userId }, (rec, fx) => {
+      this.machine.playAgain(rec, fx, userId);
+      return { ok: true as const };
+    });
+  }
+
+  chat(gameId: string, from: Participant, text: string): Promise<{ ok: true }> {
+    return this.command(gameId, { type: 'chat', actor: from.userId }, (rec, fx) => {
+      const member = seatOf(rec, from.userId) !== null || rec.spectators.some((s) => s.userId === from.userId);
+      if (!member) throw new TableError('Join or watch the game to chat', 403);
+      this.machine.postChat(rec, fx, { userId: from.userId, userName: from.username }, text);
+      return { ok: true as const };
+    });
+  }
+
+  // ------------------------------------------------------------------ the actor
+
+  /**
+   * Runs `fn` on a draft of the table inside the table's queue. A TableError (or any error) leaves the table
+   * unchanged. A client action id already seen returns the original result without doing anything.
+   */
+  async command<T>(gameId: string, opts: CommandOptions, fn: (rec: TableRecord, fx: Effects) => T | Promise<T>): Promise<T> {
+    const actor = this.actors.get(gameId);
+    if (!actor) {
+      await this.record(gameId); // 404 when unknown
+      throw new TableError('This game is closed');
+    }
+    const run = async (): Promise<T> => {
+      const key = opts.actionId ? `${opts.actor}:${opts.actionId}` : null;
+      if (key && actor.results.has(key)) return actor.results.get(key) as T;
+      const draft = structuredClone(actor.rec);
+      const fx = newEffects(opts.type);
+      const result = await fn(draft, fx);
+      this.machine.scheduleFlow(draft);
+      await this.persist(draft, fx, opts, result);
+      actor.rec = draft;
+      if (key) actor.results.set(key, result);
+      this.emit(draft, fx);
+      this.arm(actor);
+      if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
+      if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);
+      return result;
+    };
+    const p = actor.queue.then(run, run);
+    actor.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  private drop(actor: Actor): void {
+    if (actor.timer) clearTimeout(actor.timer);
+    actor.timer = null;
+    this.actors.delete(actor.rec.id);
+  }
+
+  private async persist(rec: TableRecord, fx: Effects, opts: CommandOptions, result: unknown): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      if (fx.escrow) await this.collectBuyIns(m, rec);
+      await this.writeSnapshot(m, rec, opts.type, opts.actor ?? null, opts.actionId ?? null, opts.payload ?? null, result ?? null);
+    });
+  }
+
+  private async writeSnapshot(
+    m: EntityManager,
+    rec: TableRecord,
+    type: string,
+    actor: string | null,
+    actionId: string | null,
+    payload: unknown,
+    result: unknown,
+  ): Promise<void> {
+    const res: unknown[] = await m.query(
+      `UPDATE games SET status = $2, snapshot = $3, seq = seq + 1, updated_at = now(),
+              finished_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE to_timestamp($4::bigint / 1000.0) END
+        WHERE id = $1 RETURNING seq`,
+      [rec.id, rec.status, JSON.stringify(rec), rec.finishedAt],
+    );
+    // TypeORM answers an UPDATE … RETURNING on postgres with [rows, affected]
+    const rows = (Array.isArray(res[0]) ? res[0] : res) as { seq: number }[];
+    const seq = rows[0].seq;
+    await m.query(
+      `INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [rec.id, seq, type, actor, actionId, payload === null ? null : JSON.stringify(payload), result === null ? null : JSON.stringify(result)],
+    );
+    const h = rec.engine.history;
+    if (h.length) {
+      const last = h[h.length - 1];
+      await m.query(
+        `INSERT INTO game_hands (game_id, game_number, hand_number, seed, commitment, record) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT DO NOTHING`,
+        [rec.id, rec.gameNumber, last.handNumber, last.seed, last.commitment, JSON.stringify(last)],
+      );
+    }
+  }
+
+  private escrowRef(rec: TableRecord): string {
+    return `${rec.id}:${rec.gameNumber}`;
+  }
+
+  private async collectBuyIns(m: EntityManager, rec: TableRecord): Promise<void> {
+    for (const p of rec.participants) {
+      try {
+        await this.ledger.buyIn(m, p.userId, rec.id, rec.settings.buyIn, this.escrowRef(rec));
+      } catch (e) {
+        if (e instanceof NotEnoughCoinsError) throw new TableError(NOT_ENOUGH_COINS);
+        throw e;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ settlement
+
+  /**
+   * Pays a finished (or abandoned) rated game out of escrow exactly once: the settlement row is unique per
+   * (game, gameNumber); payouts per common's payoutsFor to participants still seated, the rest to the house;
+   * stats in the same transaction. A crash inside rolls everything back; the boot restore settles again.
+   */
+  private async settle(actor: Actor): Promise<void> {
+    const rec = structuredClone(actor.rec);
+    if (rec.settlement !== 'pending') return;
+    const result = rec.engine.result;
+    const abandoned = rec.status === 'CLOSED' && !result;
+    const due = result && !abandoned ? payoutsFor(rec.settings, result) : [0, 0, 0, 0];
+    const paid = [0, 0, 0, 0];
+    await this.ds.transaction(async (m) => {
+      const ins: unknown[] = await m.query(
+        `INSERT INTO game_settlements (game_id, game_number, reason, payouts, house_amount) VALUES ($1, $2, $3, '[]', 0)
+         ON CONFLICT DO NOTHING RETURNING game_id`,
+        [rec.id, rec.gameNumber, abandoned ? 'abandoned' : 'completed'],
+      );
+      if (ins.length === 0) {
+        const prev: { payouts: number[] }[] = await m.query(
+          `SELECT payouts FROM game_settlements WHERE game_id = $1 AND game_number = $2`,
+          [rec.id, rec.gameNumber],
+        );
+        prev[0]?.payouts?.forEach((v, i) => (paid[i] = v));
+      } else {
+        const ref = this.escrowRef(rec);
+        let transfers = 0;
+        for (const p of rec.participants) {
+          const amount = due[p.seat];
+          const still = rec.seats[p.seat];
+          const forfeited = (rec.forfeited ?? []).includes(p.userId);
+          if (amount > 0 && !forfeited && isHuman(still) && still.userId === p.userId) {
+            await this.ledger.payout(m, rec.id, p.userId, amount, ref);
+            paid[p.seat] = amount;
+            transfers++;
+            if (transfers === 1 && process.env.GAMES_CRASH_DURING_SETTLEMENT === '1') {
+              // Test hook: die in the middle of the settlement transaction (crash-safety test).
+              process.kill(process.pid, 'SIGKILL');
+              await new Promise(() => undefined);
+            }
+          }
+        }
+        const house = 4 * rec.settings.buyIn - paid.reduce((a, b) => a + b, 0);
+        if (house > 0) await this.ledger.toHouse(m, rec.id, house, ref);
+        if (result && !abandoned) await this.ledger.recordStats(m, rec, result);
+        await m.query(`UPDATE game_settlements SET payouts = $3, house_amount = $4 WHERE game_id = $1 AND game_number = $2`, [
+          rec.id,
+          rec.gameNumber,
+          JSON.stringify(paid),
+          house,
+        ]);
+      }
+      rec.settlement = 'done';
+      rec.payouts = paid;
+      await this.writeSnapshot(m, rec, 'settlement', null, null, null, { payouts: paid });
+    });
+    actor.rec = rec;
+    const fx = newEffects('settlement');
+    this.emit(rec, fx);
+    this.arm(actor);
+  }
+
+  private settlementFailed(actor: Actor, e: unknown): void {
+    this.log.error(`Settlement of ${actor.rec.id} failed: ${(e as Error).message}; retrying`);
+    if (this.stopping) return;
+    setTimeout(() => {
+      actor.queue = actor.queue.then(() => this.settle(actor)).catch((err) => this.settlementFailed(actor, err));
+    }, 1000).unref();
+  }
+
+  // ------------------------------------------------------------------ timers
+
+  private arm(actor: Actor): void {
+    if (actor.timer) clearTimeout(actor.timer);
+    actor.timer = null;
+    if (this.stopping || actor.rec.status === 'CLOSED') return;
+    const at = this.machine.nextDeadline(actor.rec);
+    if (at === null) return;
+    const delay = Math.max(0, at - Date.now());
+    actor.timer = setTimeout(() => {
+      actor.timer = null;
+      this.command(actor.rec.id, { type: 'tick' }, async (rec, fx) => {
+        const seat = this.machine.dueActor(rec);
+        const planned = seat === null ? [] : await this.planBotActions(rec, seat);
+        if (!this.machine.tick(rec, fx, planned)) throw new NoChange();
+        fx.logType = 'tick';
+      }).catch((e) => {
+        if (e instanceof NoChange) return this.arm(actor);
+        this.log.error(`Timer of table ${actor.rec.id} failed: ${(e as Error).stack ?? e}`);
+        if (!this.stopping && this.actors.has(actor.rec.id)) {
+          actor.timer = setTimeout(() => this.arm(actor), 1000);
+        }
+      });
+    }, Math.min(delay, 2 ** 31 - 1));
+  }
+
+  /**
+   * Decisions of the configured bot level (BOT_LEVEL, default strong) from the shared BotPool when it is
+   * available; the bot only ever sees its seat's view. Empty → the synchronous common bot decides.
+   */
+  private async planBotActions(rec: TableRecord, seat: Seat): Promise<GameAction[]> {
+    if (!this.bots) return [];
+    const out: GameAction[] = [];
+    let state = rec.engine;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const action = await this.bots.decide(botLevelFromEnv(this.cfg.botLevel), viewFor(state, seat), randomInt(0, 2 ** 31));
+        if (!action) break;
+        out.push(action);
+        if (action.type !== 'reveal') break;
+        const r = apply(state, action);
+        if (!r.ok) break;
+        state = r.state;
+      }
+    } catch (e) {
+      this.log.warn(`bot pool failed, using the inline bot: ${(e as Error).message}`);
+      return [];
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ emission
+
+  /** Sends each note to every participant with a payload built from that recipient's own view. */
+  private emit(rec: TableRecord, fx: Effects): void {
+    const now = Date.now();
+    const recipients = new Map<string, Recipient>();
+    rec.seats.forEach((s, i) => {
+      if (isHuman(s)) recipients.set(s.userId, i as Seat);
+    });
+    for (const s of rec.spectators) if (!recipients.has(s.userId)) recipients.set(s.userId, 'spectator');
+    for (const u of fx.removedUsers) if (!recipients.has(u)) recipients.set(u, 'spectator');
+    const notes = [...fx.notes, { type: 'game_update' as const }];
+    for (const [userId, viewer] of recipients) {
+      const view = tableView(rec, viewer, now);
+      for (const note of notes) {
+        this.realtime.emitToUser(userId, note.type, notePayload(rec, note, view));
+      }
+    }
+    if (fx.lobby) this.realtime.emitToAll('games_updated', this.list());
+  }
+
+  hostOf(rec: TableRecord): string | null {
+    return hostId(rec);
+  }
+}

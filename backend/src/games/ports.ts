@@ -1,0 +1,106 @@
+/**
+ * What the games module needs from the platform: the coins ledger + stats (inside the caller's transaction)
+ * and the realtime emitter. Thin adapters over CoinsService, StatsService and RealtimeService.
+ */
+import { Injectable } from '@nestjs/common';
+import { GameResult } from '@spades/common';
+import { EntityManager } from 'typeorm';
+import { CoinsService, InsufficientFundsError } from '../coins/coins.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { StatsGameType, StatsService } from '../stats/stats.service';
+import { TableError, TableRecord } from './table';
+
+export class NotEnoughCoinsError extends Error {}
+
+export const NOT_ENOUGH_COINS = 'Not enough coins';
+
+@Injectable()
+export class GamesLedger {
+  constructor(
+    private readonly coins: CoinsService,
+    private readonly stats: StatsService,
+  ) {}
+
+  /** Refuses to seat a user who cannot cover the table's buy-in ("Not enough coins"). */
+  async assertCanAfford(userId: string, buyIn: number): Promise<void> {
+    const balance = await this.coins.balanceOf({ userId });
+    if (balance < BigInt(buyIn)) throw new TableError(NOT_ENOUGH_COINS);
+  }
+
+  async buyIn(m: EntityManager, userId: string, gameId: string, amount: number, ref: string): Promise<void> {
+    try {
+      await this.coins.transfer(m, { userId }, { escrow: gameId }, amount, 'buy_in', ref);
+    } catch (e) {
+      if (e instanceof InsufficientFundsError) throw new NotEnoughCoinsError(NOT_ENOUGH_COINS);
+      throw e;
+    }
+  }
+
+  async payout(m: EntityManager, gameId: string, userId: string, amount: number, ref: string): Promise<void> {
+    await this.coins.transfer(m, { escrow: gameId }, { userId }, amount, 'payout', ref);
+  }
+
+  async toHouse(m: EntityManager, gameId: string, amount: number, ref: string): Promise<void> {
+    await this.coins.transfer(m, { escrow: gameId }, 'house', amount, 'rake', ref);
+  }
+
+  /** Stats of the rated participants (spec §3), in the settlement transaction. */
+  /** Forfeiters count as played, not won. */
+  async recordStats(m: EntityManager, rec: TableRecord, result: GameResult): Promise<void> {
+    const s = rec.settings;
+    const partners = s.gameMode === 'PARTNERS';
+    const gameType: StatsGameType = s.biddingOption;
+    const players = rec.participants.map((p) => {
+      const side = partners ? p.seat % 2 : p.seat;
+      let bags = 0;
+      let nilsBid = 0;
+      let nilsMade = 0;
+      let blindNilsBid = 0;
+      let blindNilsMade = 0;
+      for (const h of rec.engine.history) {
+        bags += h.sides.find((x) => x.side === side)?.bagsTaken ?? 0;
+        if (h.bids[p.seat] === 0) {
+          const made = h.tricksPerSeat[p.seat] === 0;
+          if (h.blind[p.seat]) {
+            blindNilsBid++;
+            if (made) blindNilsMade++;
+          } else {
+            nilsBid++;
+            if (made) nilsMade++;
+          }
+        }
+      }
+      const won = result.places[p.seat] === 1 && !(rec.forfeited ?? []).includes(p.userId);
+      return { userId: p.userId, won, bags, nilsBid, nilsMade, blindNilsBid, blindNilsMade };
+    });
+    await this.stats.recordGameResult(m, {
+      gameId: `${rec.id}:${rec.gameNumber}`,
+      mode: s.gameMode,
+      gameType,
+      specialRule: s.specialRules.screamer ? 'SCREAMER' : s.specialRules.assassin ? 'ASSASSIN' : null,
+      players,
+    });
+  }
+}
+
+/** Emits to every socket of a user / to everybody (implemented over the platform's RealtimeService). */
+export abstract class GamesRealtime {
+  abstract emitToUser(userId: string, event: string, payload: unknown): void;
+  abstract emitToAll(event: string, payload: unknown): void;
+}
+
+/** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
+@Injectable()
+export class RealtimeGamesEmitter extends GamesRealtime {
+  constructor(private readonly rt: RealtimeService) {
+    super();
+  }
+
+  emitToUser(userId: string, event: string, payload: unknown): void {
+    (this.rt.emitToUser as (u: string, e: string, p: unknown) => void).call(this.rt, userId, event, payload);
+  }
+
+  emitToAll(event: string, payload: unknown): void {
+    (this.rt.emitToLobby as (e: string, a: unknown[]) => void).call(this.rt, event, [payload]);
+  }
+}

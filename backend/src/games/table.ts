@@ -1,0 +1,654 @@
+/**
+ * The table state machine (pure, no I/O): a `TableRecord` is the whole persisted state of one table
+ * (seats, spectators, timers, the rules-engine `GameState`, chat, settlement status). Commands mutate a
+ * draft copy and return the notes (events to emit) they produce; the actor persists the draft and emits.
+ *
+ * Every rule of the game is delegated to `@spades/common` (`apply`, `viewFor`, bots); this file only
+ * decides who may do what at the table and when the server acts by itself.
+ */
+import {
+  apply,
+  CompletedTrick,
+  createGame,
+  engineErrorMessage,
+  GameAction,
+  GameSettings,
+  GameState,
+  HandRecord,
+  normalizeCard,
+  Seat,
+  viewFor,
+} from '@spades/common';
+import { randomBytes, randomInt } from 'node:crypto';
+import { GamesConfig } from './games.config';
+import { pickBot } from './bots';
+
+export type TableStatus = 'WAITING' | 'BIDDING' | 'PLAYING' | 'HAND_COMPLETED' | 'COMPLETED' | 'CLOSED';
+
+export interface Participant {
+  userId: string;
+  username: string;
+  avatar: string | null;
+}
+
+export interface SeatOccupant extends Participant {
+  kind: 'human' | 'bot';
+}
+
+export type FlowKind = 'turn' | 'bot' | 'clearTrick' | 'nextHand' | 'result';
+
+export interface FlowTimer {
+  kind: FlowKind;
+  /** Epoch ms at which the server acts. */
+  at: number;
+  /** Identifies the situation the timer belongs to (kept while the situation is unchanged). */
+  key: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  gameId: string;
+  userId: string;
+  userName: string;
+  message: string;
+  timestamp: number;
+  isGameMessage: true;
+}
+
+export interface TableRecord {
+  id: string;
+  createdAt: number;
+  status: TableStatus;
+  settings: GameSettings;
+  seats: (SeatOccupant | null)[];
+  spectators: Participant[];
+  /** Rated: four humans started the current game; their buy-ins are in escrow. */
+  rated: boolean;
+  /** Humans who paid a buy-in for the current game (rated games only), by seat at the start. */
+  participants: { seat: Seat; userId: string; username: string }[];
+  /** Rated participants who left or were removed: they forfeit their buy-in even if they sit again. */
+  forfeited?: string[];
+  /** 1 for the first game at this table, +1 on every Play Again. */
+  gameNumber: number;
+  engine: GameState;
+  flow: FlowTimer | null;
+  /** Seat replacement countdown per seat (epoch ms when a bot takes the seat), null if none. */
+  replacements: (number | null)[];
+  /** Consecutive turn timeouts per seat. */
+  timeouts: number[];
+  /** Users for whom '{name} joined the game.' was posted. */
+  announced: string[];
+  chat: ChatMessage[];
+  /** Humans who asked for the next hand (start_new_hand) during HAND_COMPLETED. */
+  handAcks: string[];
+  /** Humans who pressed Play Again during COMPLETED. */
+  playAgain: string[];
+  /** A completed trick is on display (clear_trick pending). */
+  trickPending: boolean;
+  /** Settlement of the current game: none (unrated / not over), pending, done. */
+  settlement: 'none' | 'pending' | 'done';
+  /** Coins paid per seat by the last settlement (for the result dialog). */
+  payouts: number[] | null;
+  closedReason: string | null;
+  finishedAt: number | null;
+}
+
+/** A user-facing refusal: nothing changed. */
+export class TableError extends Error {
+  constructor(message: string, readonly status = 400) {
+    super(message);
+    this.name = 'TableError';
+  }
+}
+
+export type Note =
+  | { type: 'game_update' }
+  | { type: 'new_hand_started' }
+  | { type: 'bidding_ready' }
+  | { type: 'bidding_update' }
+  | { type: 'bidding_complete' }
+  | { type: 'play_start' }
+  | { type: 'play_update'; trick: { seat: Seat; card: { suit: string; rank: number } }[] }
+  | { type: 'trick_complete'; trick: CompletedTrick; trickNumber: number }
+  | { type: 'clear_trick' }
+  | { type: 'hand_completed'; record: HandRecord }
+  | { type: 'game_over' }
+  | { type: 'game_closed'; reason: string }
+  | { type: 'seat_replacement_started'; seatIndex: number; expiresAt: number }
+  | { type: 'chat_message'; message: ChatMessage };
+
+export interface Effects {
+  notes: Note[];
+  /** Rated game started: move the buy-ins to escrow in the same transaction. */
+  escrow: boolean;
+  /** The lobby list changed. */
+  lobby: boolean;
+  /** The record's event-log entry type. */
+  logType: string;
+  /** Users whose game room membership changed (to leave them out of the next emission). */
+  removedUsers: string[];
+}
+
+export function newEffects(logType: string): Effects {
+  return { notes: [], escrow: false, lobby: false, logType, removedUsers: [] };
+}
+
+export const SEATS: readonly Seat[] = [0, 1, 2, 3];
+
+export function isHuman(o: SeatOccupant | null | undefined): o is SeatOccupant {
+  return !!o && o.kind === 'human';
+}
+
+export function humans(rec: TableRecord): SeatOccupant[] {
+  return rec.seats.filter(isHuman);
+}
+
+/** Host: the seat-0 holder when human (spec §4), else the first seated human. */
+export function hostId(rec: TableRecord): string | null {
+  const s0 = rec.seats[0];
+  if (isHuman(s0)) return s0.userId;
+  return humans(rec)[0]?.userId ?? null;
+}
+
+export function seatOf(rec: TableRecord, userId: string): Seat | null {
+  const i = rec.seats.findIndex((s) => s !== null && s.kind === 'human' && s.userId === userId);
+  return i < 0 ? null : (i as Seat);
+}
+
+export function inGame(rec: TableRecord): boolean {
+  return rec.status === 'BIDDING' || rec.status === 'PLAYING' || rec.status === 'HAND_COMPLETED';
+}
+
+export function newTable(id: string, settings: GameSettings, creator: Participant, now: number): TableRecord {
+  return {
+    id,
+    createdAt: now,
+    status: 'WAITING',
+    settings,
+    seats: [{ ...creator, kind: 'human' }, null, null, null],
+    spectators: [],
+    rated: false,
+    participants: [],
+    gameNumber: 1,
+    engine: createGame(settings),
+    flow: null,
+    replacements: [null, null, null, null],
+    timeouts: [0, 0, 0, 0],
+    announced: [],
+    chat: [],
+    handAcks: [],
+    playAgain: [],
+    trickPending: false,
+    settlement: 'none',
+    payouts: null,
+    closedReason: null,
+    finishedAt: null,
+  };
+}
+
+export function newBot(seat: number): SeatOccupant {
+  return { kind: 'bot', userId: `bot_${seat}_${randomBytes(4).toString('hex')}`, username: `Bot ${seat + 1}`, avatar: null };
+}
+
+/** The table logic; `now` and the config are injected so tests and restarts are deterministic. */
+export class TableMachine {
+  constructor(
+    readonly cfg: GamesConfig,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  // ------------------------------------------------------------------ chat / presence
+
+  postSystem(rec: TableRecord, fx: Effects, text: string): void {
+    this.postChat(rec, fx, { userId: 'system', userName: 'System' }, text);
+  }
+
+  postChat(rec: TableRecord, fx: Effects, from: { userId: string; userName: string }, text: string): ChatMessage {
+    const message: ChatMessage = {
+      id: randomBytes(8).toString('hex'),
+      gameId: rec.id,
+      userId: from.userId,
+      userName: from.userName,
+      message: text,
+      timestamp: this.now(),
+      isGameMessage: true,
+    };
+    rec.chat.push(message);
+    if (rec.chat.length > this.cfg.chatHistory) rec.chat.splice(0, rec.chat.length - this.cfg.chatHistory);
+    fx.notes.push({ type: 'chat_message', message });
+    return message;
+  }
+
+  announce(rec: TableRecord, fx: Effects, user: Participant): void {
+    if (rec.announced.includes(user.userId)) return;
+    rec.announced.push(user.userId);
+    this.postSystem(rec, fx, `${user.username} joined the game.`);
+  }
+
+  // ------------------------------------------------------------------ seating
+
+  /** Seats `user` (first free seat when `seat` is undefined). Returns the seat. */
+  join(rec: TableRecord, fx: Effects, user: Participant, seat: number | undefined): Seat {
+    const current = seatOf(rec, user.userId);
+    if (current !== null) {
+      if (seat === undefined || seat === current) return current;
+      throw new TableError('You are already seated at this table');
+    }
+    if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
+    if (rec.status === 'COMPLETED') throw new TableError('This game is over');
+    let target: number;
+    if (seat === undefined || seat === null) {
+      target = rec.status === 'WAITING' ? rec.seats.findIndex((s) => s === null) : rec.replacements.findIndex((r, i) => r !== null && rec.seats[i] === null);
+      if (target < 0) throw new TableError('No free seat at this table');
+    } else {
+      if (!Number.isInteger(seat) || seat < 0 || seat > 3) throw new TableError('Invalid seat');
+      target = seat;
+      if (rec.seats[target] !== null) throw new TableError('That seat is taken');
+      if (rec.status !== 'WAITING' && rec.replacements[target] === null) throw new TableError('That seat is not open');
+    }
+    rec.seats[target] = { ...user, kind: 'human' };
+    rec.spectators = rec.spectators.filter((s) => s.userId !== user.userId);
+    rec.replacements[target] = null;
+    rec.timeouts[target] = 0;
+    fx.lobby = true;
+    this.announce(rec, fx, user);
+    return target as Seat;
+  }
+
+  spectate(rec: TableRecord, fx: Effects, user: Participant): void {
+    if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
+    if (seatOf(rec, user.userId) !== null) throw new TableError('You are seated at this table');
+    if (!rec.spectators.some((s) => s.userId === user.userId)) rec.spectators.push(user);
+    this.announce(rec, fx, user);
+  }
+
+  /** A human leaves (seat or spectators). In a running game the seat is vacated with a replacement countdown. */
+  leave(rec: TableRecord, fx: Effects, userId: string): void {
+    const seat = seatOf(rec, userId);
+    const spectating = rec.spectators.some((s) => s.userId === userId);
+    if (seat === null && !spectating) throw new TableError('You are not at this table');
+    rec.spectators = rec.spectators.filter((s) => s.userId !== userId);
+    fx.removedUsers.push(userId);
+    if (seat === null) return;
+    fx.lobby = true;
+    rec.playAgain = rec.playAgain.filter((u) => u !== userId);
+    rec.handAcks = rec.handAcks.filter((u) => u !== userId);
+    if (inGame(rec)) {
+      this.vacate(rec, fx, seat);
+    } else {
+      rec.seats[seat] = null;
+    }
+    this.closeIfNoHumans(rec, fx, 'All players left the table');
+  }
+
+  /** Frees a seat in a running game and starts the replacement countdown (a bot fills it at expiry). */
+  vacate(rec: TableRecord, fx: Effects, seat: Seat): void {
+    const occ = rec.seats[seat];
+    if (rec.rated && isHuman(occ) && rec.participants.some((p) => p.userId === occ.userId)) {
+      rec.forfeited = [...(rec.forfeited ?? []).filter((u) => u !== occ.userId), occ.userId];
+    }
+    rec.seats[seat] = null;
+    rec.timeouts[seat] = 0;
+    const expiresAt = this.now() + this.cfg.seatReplacementMs;
+    rec.replacements[seat] = expiresAt;
+    fx.notes.push({ type: 'seat_replacement_started', seatIndex: seat, expiresAt });
+  }
+
+  closeIfNoHumans(rec: TableRecord, fx: Effects, reason: string): void {
+    if (rec.status === 'CLOSED' || humans(rec).length > 0) return;
+    this.close(rec, fx, reason);
+  }
+
+  close(rec: TableRecord, fx: Effects, reason: string): void {
+    rec.status = 'CLOSED';
+    rec.closedReason = reason;
+    rec.flow = null;
+    rec.replacements = [null, null, null, null];
+    rec.finishedAt = rec.finishedAt ?? this.now();
+    // A rated game abandoned by every human: the escrow goes to the house (leavers forfeit).
+    if (rec.rated && rec.settlement === 'none') rec.settlement = 'pending';
+    fx.lobby = true;
+    fx.notes.push({ type: 'game_closed', reason });
+  }
+
+  // ------------------------------------------------------------------ bots
+
+  /**
+   * Bot invite/removal. WAITING: the host only. Running game (spec §5): the human seated opposite the seat,
+   * or the host when the opposite seat holds no human.
+   */
+  private checkBotAuthority(rec: TableRecord, requesterId: string, seat: number, midgame: boolean): void {
+    if (!Number.isInteger(seat) || seat < 0 || seat > 3) throw new TableError('Invalid seat');
+    if (seatOf(rec, requesterId) === null) throw new TableError('Only seated players can do that', 403);
+    if (!midgame) {
+      if (rec.status !== 'WAITING') throw new TableError('The game has already started');
+      if (hostId(rec) !== requesterId) throw new TableError('Only the host can do that', 403);
+      return;
+    }
+    if (!inGame(rec)) throw new TableError('The game is not in progress');
+    const opposite = rec.seats[(seat + 2) % 4];
+    const allowed = isHuman(opposite) ? opposite.userId : hostId(rec);
+    if (allowed !== requesterId) {
+      throw new TableError(
+        isHuman(opposite) ? 'Only the player opposite that seat can do that' : 'Only the host can do that',
+        403,
+      );
+    }
+  }
+
+  inviteBot(rec: TableRecord, fx: Effects, requesterId: string, seat: number, midgame: boolean): void {
+    this.checkBotAuthority(rec, requesterId, seat, midgame);
+    if (rec.seats[seat] !== null) throw new TableError('That seat is taken');
+    rec.seats[seat] = newBot(seat);
+    rec.replacements[seat] = null;
+    rec.timeouts[seat] = 0;
+    fx.lobby = true;
+    this.postSystem(rec, fx, `A bot was invited to seat ${seat + 1}.`);
+  }
+
+  removeBot(rec: TableRecord, fx: Effects, requesterId: string, seat: number, midgame: boolean): void {
+    this.checkBotAuthority(rec, requesterId, seat, midgame);
+    if (rec.seats[seat]?.kind !== 'bot') throw new TableError('There is no bot in that seat');
+    fx.lobby = true;
+    if (midgame) this.vacate(rec, fx, seat as Seat);
+    else rec.seats[seat] = null;
+    this.postSystem(rec, fx, `A bot was removed from seat ${seat + 1}.`);
+  }
+
+  // ------------------------------------------------------------------ game flow
+
+  /** Host starts: four seats filled. Rated when four humans. Returns whether buy-ins must go to escrow. */
+  start(rec: TableRecord, fx: Effects, requesterId: string): void {
+    if (rec.status !== 'WAITING') throw new TableError('The game has already started');
+    if (hostId(rec) !== requesterId || seatOf(rec, requesterId) === null) throw new TableError('Only the host can start the game', 403);
+    if (rec.seats.some((s) => s === null)) throw new TableError('All four seats must be filled to start');
+    this.beginGame(rec, fx);
+  }
+
+  private beginGame(rec: TableRecord, fx: Effects): void {
+    const hs = rec.seats.filter(isHuman);
+    rec.rated = hs.length === 4;
+    rec.participants = rec.rated
+      ? rec.seats.map((s, i) => ({ seat: i as Seat, userId: (s as SeatOccupant).userId, username: (s as SeatOccupant).username }))
+      : [];
+    rec.settlement = 'none';
+    rec.payouts = null;
+    rec.forfeited = [];
+    rec.engine = createGame(rec.settings);
+    rec.timeouts = [0, 0, 0, 0];
+    rec.replacements = [null, null, null, null];
+    rec.playAgain = [];
+    rec.handAcks = [];
+    rec.trickPending = false;
+    rec.finishedAt = null;
+    fx.escrow = rec.rated;
+    fx.lobby = true;
+    this.deal(rec, fx);
+  }
+
+  /** Deals the next hand from a fresh CSPRNG seed. */
+  deal(rec: TableRecord, fx: Effects): void {
+    const seed = randomBytes(32);
+    this.applyEngine(rec, fx, { type: 'deal', seed: seed.toString('hex') });
+    rec.handAcks = [];
+  }
+
+  /** Applies an engine action and records the notes describing the change. Throws TableError on refusal. */
+  applyEngine(rec: TableRecord, fx: Effects, action: GameAction): void {
+    const prev = rec.engine;
+    const r = apply(prev, action);
+    if (!r.ok) throw new TableError(engineErrorMessage(r.error));
+    const next = r.state;
+    rec.engine = next;
+    rec.status = next.phase === 'WAITING' ? 'WAITING' : next.phase;
+    if (next.handNumber !== prev.handNumber) {
+      fx.notes.push({ type: 'new_hand_started' });
+      fx.notes.push({ type: 'bidding_ready' });
+      if (next.bids.some((b) => b !== null)) fx.notes.push({ type: 'bidding_update' });
+      if (next.phase === 'PLAYING') fx.notes.push({ type: 'bidding_complete' }, { type: 'play_start' });
+      return;
+    }
+    if (prev.phase === 'BIDDING') {
+      if (next.bids.some((b, i) => b !== prev.bids[i])) fx.notes.push({ type: 'bidding_update' });
+      if (next.phase === 'PLAYING') fx.notes.push({ type: 'bidding_complete' }, { type: 'play_start' });
+      return;
+    }
+    if (prev.phase === 'PLAYING') {
+      if (next.trickNumber === prev.trickNumber) {
+        fx.notes.push({ type: 'play_update', trick: next.trick });
+        return;
+      }
+      const done = next.lastTrick as CompletedTrick;
+      fx.notes.push({ type: 'play_update', trick: done.cards });
+      fx.notes.push({ type: 'trick_complete', trick: done, trickNumber: next.trickNumber });
+      rec.trickPending = true;
+      rec.flow = { kind: 'clearTrick', at: this.now() + this.cfg.trickDisplayMs, key: `clear:${rec.gameNumber}:${next.handNumber}:${next.trickNumber}` };
+      if (next.phase === 'COMPLETED') {
+        rec.finishedAt = this.now();
+        if (rec.rated) rec.settlement = 'pending';
+        fx.lobby = true;
+      }
+    }
+  }
+
+  /** Clears a displayed trick; after the last trick shows the hand summary or the game result. */
+  clearTrick(rec: TableRecord, fx: Effects): void {
+    if (!rec.trickPending) return;
+    rec.trickPending = false;
+    rec.flow = null;
+    fx.notes.push({ type: 'clear_trick' });
+    const e = rec.engine;
+    if (e.phase === 'HAND_COMPLETED' || e.phase === 'COMPLETED') {
+      fx.notes.push({ type: 'hand_completed', record: e.history[e.history.length - 1] });
+    }
+    if (e.phase === 'COMPLETED') fx.notes.push({ type: 'game_over' });
+  }
+
+  /** A seated human's bid or card (or reveal). */
+  humanAction(rec: TableRecord, fx: Effects, userId: string, action: 'bid' | 'play' | 'reveal', payload: { bid?: unknown; blind?: unknown; card?: unknown }): void {
+    const seat = seatOf(rec, userId);
+    if (seat === null) throw new TableError('You are not seated at this table', 403);
+    if (action === 'play' && rec.trickPending && rec.engine.phase === 'PLAYING') this.clearTrick(rec, fx);
+    let ga: GameAction;
+    if (action === 'reveal') ga = { type: 'reveal', seat };
+    else if (action === 'bid') {
+      const bid = typeof payload.bid === 'string' ? Number(payload.bid) : payload.bid;
+      ga = { type: 'bid', seat, bid: bid as number, blind: payload.blind === true };
+    } else {
+      const card = normalizeCard(payload.card);
+      if (!card) throw new TableError(engineErrorMessage('INVALID_CARD'));
+      ga = { type: 'play', seat, card };
+    }
+    this.applyEngine(rec, fx, ga);
+    if (action !== 'reveal') rec.timeouts[seat] = 0;
+  }
+
+  /** Plays the current turn with the bot logic (bot seat, vacated seat, or a timed-out human). */
+  autoAct(rec: TableRecord, fx: Effects, seat: Seat, planned: GameAction[] = []): void {
+    // Actions decided beforehand by the (asynchronous) strong bot pool, if any: applied while legal.
+    for (const action of planned) {
+      const e = rec.engine;
+      if ((e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || e.turn !== seat) return;
+      const draft = structuredClone(rec);
+      const dfx = newEffects(fx.logType);
+      try {
+        this.applyEngine(draft, dfx, action);
+      } catch {
+        break; // illegal: fall back to the synchronous bot below
+      }
+      Object.assign(rec, draft);
+      fx.notes.push(...dfx.notes);
+      fx.lobby ||= dfx.lobby;
+      if (action.type !== 'reveal') return;
+    }
+    const bot = pickBot(this.cfg.botLevel);
+    const rng = () => randomInt(0, 2 ** 32) / 2 ** 32;
+    for (let i = 0; i < 3; i++) {
+      const e = rec.engine;
+      if ((e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || e.turn !== seat) return;
+      const view = viewFor(e, seat);
+      const action = bot.act(view, rng);
+      if (!action) throw new Error(`bot ${bot.name} returned no action`);
+      this.applyEngine(rec, fx, action);
+      if (action.type !== 'reveal') return;
+    }
+  }
+
+  startNewHand(rec: TableRecord, fx: Effects, userId: string): void {
+    if (seatOf(rec, userId) === null) throw new TableError('You are not seated at this table', 403);
+    if (rec.status !== 'HAND_COMPLETED') return; // idempotent: already dealt (or not yet over)
+    if (!rec.handAcks.includes(userId)) rec.handAcks.push(userId);
+    if (!rec.trickPending && humans(rec).every((h) => rec.handAcks.includes(h.userId))) this.deal(rec, fx);
+  }
+
+  playAgain(rec: TableRecord, fx: Effects, userId: string): void {
+    if (seatOf(rec, userId) === null) throw new TableError('You are not seated at this table', 403);
+    if (rec.status === 'WAITING') return;
+    if (rec.status !== 'COMPLETED') throw new TableError('The game is not over');
+    if (!rec.playAgain.includes(userId)) rec.playAgain.push(userId);
+    this.maybeRestart(rec, fx, false);
+  }
+
+  /**
+   * After a game: when every seated human chose Play Again, a new game starts at once if all four seats
+   * are filled (bots keep their seats); at the end of the result timer, humans who did not choose leave
+   * and the table returns to WAITING (or closes when no human is left).
+   */
+  private maybeRestart(rec: TableRecord, fx: Effects, expired: boolean): void {
+    if (rec.settlement === 'pending') return; // settle first (the actor runs settlement right after commit)
+    const hs = humans(rec);
+    const ready = hs.filter((h) => rec.playAgain.includes(h.userId));
+    if (!expired && ready.length < hs.length) return;
+    for (const s of SEATS) {
+      const o = rec.seats[s];
+      if (isHuman(o) && !rec.playAgain.includes(o.userId)) {
+        rec.seats[s] = null;
+        fx.removedUsers.push(o.userId);
+      }
+    }
+    if (humans(rec).length === 0) {
+      this.close(rec, fx, 'No players left at the table');
+      return;
+    }
+    rec.gameNumber += 1;
+    rec.status = 'WAITING';
+    rec.engine = createGame(rec.settings);
+    rec.flow = null;
+    rec.rated = false;
+    rec.participants = [];
+    rec.settlement = 'none';
+    rec.payouts = null;
+    rec.playAgain = [];
+    rec.trickPending = false;
+    fx.lobby = true;
+    if (rec.seats.every((s) => s !== null) && humans(rec).length < 4 && !expired) {
+      // One human with bots (or some bots): start the new game right away (unrated).
+      this.beginGame(rec, fx);
+    }
+  }
+
+  // ------------------------------------------------------------------ timers
+
+  /** Recomputes the flow timer after a change (kept when the situation is unchanged). */
+  scheduleFlow(rec: TableRecord): void {
+    const e = rec.engine;
+    const now = this.now();
+    if (rec.status === 'WAITING' || rec.status === 'CLOSED') {
+      rec.flow = null;
+      return;
+    }
+    if (rec.trickPending) return; // clearTrick timer set when the trick completed
+    if (e.phase === 'BIDDING' || e.phase === 'PLAYING') {
+      const seat = e.turn as Seat;
+      const occ = rec.seats[seat];
+      const bidsPlaced = e.bids.filter((b) => b !== null).length;
+      const key = `act:${rec.gameNumber}:${e.handNumber}:${e.phase}:${bidsPlaced}:${e.trickNumber}:${e.trick.length}:${seat}:${occ?.userId ?? 'vacant'}`;
+      if (rec.flow?.key === key) return;
+      if (isHuman(occ)) rec.flow = { kind: 'turn', at: now + this.cfg.turnTimeoutMs, key };
+      else rec.flow = { kind: 'bot', at: now + this.botDelay(), key };
+      return;
+    }
+    if (e.phase === 'HAND_COMPLETED') {
+      const key = `next:${rec.gameNumber}:${e.handNumber}`;
+      if (rec.flow?.key !== key) rec.flow = { kind: 'nextHand', at: now + this.cfg.handSummaryMs, key };
+      return;
+    }
+    if (e.phase === 'COMPLETED') {
+      const key = `result:${rec.gameNumber}`;
+      if (rec.flow?.key !== key) rec.flow = { kind: 'result', at: now + this.cfg.resultMs, key };
+    }
+  }
+
+  private botDelay(): number {
+    const { botDelayMinMs: a, botDelayMaxMs: b } = this.cfg;
+    return b > a ? a + randomInt(0, b - a + 1) : a;
+  }
+
+  /** Earliest pending deadline (flow or a seat replacement), or null. */
+  nextDeadline(rec: TableRecord): number | null {
+    const all = [rec.flow?.at ?? null, ...rec.replacements].filter((x): x is number => x !== null);
+    return all.length ? Math.min(...all) : null;
+  }
+
+  /** Runs what is due at `now`: seat replacements, then the flow timer. Returns the log type or null. */
+  /** The seat the due flow timer will play for (bot / timed-out human), or null. */
+  dueActor(rec: TableRecord): Seat | null {
+    const f = rec.flow;
+    const e = rec.engine;
+    if (!f || f.at > this.now() || (f.kind !== 'turn' && f.kind !== 'bot')) return null;
+    return e.phase === 'BIDDING' || e.phase === 'PLAYING' ? e.turn : null;
+  }
+
+  tick(rec: TableRecord, fx: Effects, planned: GameAction[] = []): boolean {
+    const now = this.now();
+    let changed = false;
+    for (const s of SEATS) {
+      const at = rec.replacements[s];
+      if (at !== null && at <= now) {
+        rec.replacements[s] = null;
+        if (rec.seats[s] === null && inGame(rec)) {
+          rec.seats[s] = newBot(s);
+          this.postSystem(rec, fx, `A bot was invited to seat ${s + 1}.`);
+          fx.lobby = true;
+        }
+        changed = true;
+      }
+    }
+    const flow = rec.flow;
+    if (flow && flow.at <= now) {
+      changed = true;
+      rec.flow = null;
+      const e = rec.engine;
+      switch (flow.kind) {
+        case 'turn':
+        case 'bot': {
+          if (e.phase !== 'BIDDING' && e.phase !== 'PLAYING') break;
+          const seat = e.turn as Seat;
+          const occ = rec.seats[seat];
+          this.autoAct(rec, fx, seat, planned);
+          if (flow.kind === 'turn' && isHuman(occ)) {
+            rec.timeouts[seat] += 1;
+            const missed = rec.timeouts[seat];
+            if (missed >= this.cfg.maxConsecutiveTimeouts) {
+              fx.removedUsers.push(occ.userId);
+              this.vacate(rec, fx, seat);
+              this.postSystem(rec, fx, `${occ.username} was removed after ${missed} missed turns.`);
+              this.closeIfNoHumans(rec, fx, 'All players left the table');
+            }
+          }
+          break;
+        }
+        case 'clearTrick':
+          this.clearTrick(rec, fx);
+          break;
+        case 'nextHand':
+          if (e.phase === 'HAND_COMPLETED') this.deal(rec, fx);
+          break;
+        case 'result':
+          if (rec.status === 'COMPLETED') this.maybeRestart(rec, fx, true);
+          break;
+      }
+    }
+    return changed;
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { CHAT_HISTORY_SIZE, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, ChatMessage, parseChatInput } from '@spades/common';
+import { DataSource } from 'typeorm';
+
+export class ChatRejected extends Error {}
+
+/** Lobby chat: validation (trim, non-empty, ≤ 500), per-user rate limit (3 per second), storage, history. */
+@Injectable()
+export class LobbyChatService {
+  private readonly sent = new Map<string, number[]>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Validates, rate-limits and stores a message; throws ChatRejected with a user-facing message. */
+  async post(userId: string, input: unknown, now = Date.now()): Promise<ChatMessage> {
+    const parsed = parseChatInput(input);
+    if (!parsed.ok) throw new ChatRejected(parsed.message);
+    const recent = (this.sent.get(userId) ?? []).filter((t) => now - t < CHAT_RATE_WINDOW_MS);
+    if (recent.length >= CHAT_RATE_MAX) {
+      this.sent.set(userId, recent);
+      throw new ChatRejected('You are sending messages too fast. Please wait a moment.');
+    }
+    recent.push(now);
+    this.sent.set(userId, recent);
+    if (this.sent.size > 50_000)
+      for (const [k, v] of this.sent) if (v.every((t) => now - t >= CHAT_RATE_WINDOW_MS)) this.sent.delete(k);
+    const rows: { id: string; username: string; created_at: Date }[] = await this.dataSource.query(
+      `INSERT INTO lobby_chat_messages (user_id, username, message)
+       SELECT id, username, $2 FROM users WHERE id = $1
+       RETURNING id, username, created_at`,
+      [userId, parsed.text],
+    );
+    if (!rows.length) throw new ChatRejected('Unknown user');
+    return toMessage({ ...rows[0], user_id: userId, message: parsed.text });
+  }
+
+  /** The last 100 messages, oldest first, without senders `viewerBlocks` contains. */
+  async history(viewerBlocks: Set<string>): Promise<ChatMessage[]> {
+    const rows: { id: string; user_id: string; username: string; message: string; created_at: Date }[] =
+      await this.dataSource.query(
+        `SELECT id, user_id, username, message, created_at FROM lobby_chat_messages
+          ORDER BY created_at DESC, id DESC LIMIT ${CHAT_HISTORY_SIZE}`,
+      );
+    return rows
+      .reverse()
+      .filter((r) => !viewerBlocks.has(r.user_id))
+      .map(toMessage);
+  }
+}
+
+function toMessage(r: {
+  id: string;
+  user_id: string;
+  username: string;
+  message: string;
+  created_at: Date;
+}): ChatMessage {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    username: r.username,
+    userName: r.username,
+    message: r.message,
+    timestamp: new Date(r.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,108 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { STARTING_COINS, User } from '@spades/common';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { CoinsService } from '../coins/coins.service';
+import { StatsService } from '../stats/stats.service';
+import { UserEntity } from './user.entity';
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface NewUser {
+  username: string;
+  email: string | null;
+  passwordHash: string | null;
+  discordId?: string | null;
+  avatar?: string | null;
+}
+
+/** Maps unique-index violations to clear 409s. */
+export function uniqueViolation(e: unknown): ConflictException | null {
+  if (!(e instanceof QueryFailedError)) return null;
+  const d = e.driverError as { code?: string; constraint?: string; message?: string };
+  if (d?.code !== '23505') return null;
+  const what = `${d.constraint ?? ''} ${d.message ?? ''}`;
+  if (what.includes('username')) return new ConflictException('That username is already taken');
+  if (what.includes('email')) return new ConflictException('An account with this email already exists');
+  if (what.includes('discord')) return new ConflictException('This Discord account is already linked');
+  return new ConflictException('Already exists');
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly coins: CoinsService,
+    private readonly stats: StatsService,
+  ) {}
+
+  /**
+   * Inserts the user and grants the starting coins from the house through the ledger, in ONE transaction
+   * (the caller's when `manager` is inside one).
+   */
+  async createUser(data: NewUser, manager?: EntityManager): Promise<UserEntity> {
+    const run = async (m: EntityManager) => {
+      const repo = m.getRepository(UserEntity);
+      const user = repo.create({
+        username: data.username,
+        email: data.email,
+        passwordHash: data.passwordHash,
+        discordId: data.discordId ?? null,
+        avatar: data.avatar ?? null,
+      });
+      try {
+        await repo.insert(user);
+      } catch (e) {
+        throw uniqueViolation(e) ?? e;
+      }
+      await this.coins.transfer(m, 'house', { userId: user.id }, STARTING_COINS, 'registration_grant', user.id);
+      return user;
+    };
+    if (manager?.queryRunner?.isTransactionActive) return run(manager);
+    return (manager ?? this.dataSource.manager).transaction(run);
+  }
+
+  async findById(id: string): Promise<UserEntity | null> {
+    if (!UUID_RE.test(id)) return null;
+    return this.dataSource.getRepository(UserEntity).findOne({ where: { id } });
+  }
+
+  async getById(id: string): Promise<UserEntity> {
+    const u = await this.findById(id);
+    if (!u) throw new NotFoundException('User not found');
+    return u;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    if (!UUID_RE.test(id)) return false;
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE id = $1`, [id]);
+    return rows.length > 0;
+  }
+
+  /** With password hash (select: false column). */
+  async findByEmailWithPassword(email: string): Promise<UserEntity | null> {
+    return this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('lower(u.email) = lower(:email)', { email })
+      .getOne();
+  }
+
+  /** The API's User: coins from the ledger, stats over all modes. */
+  async toUser(u: UserEntity): Promise<User> {
+    const [coins, stats] = await Promise.all([
+      this.coins.balanceOf({ userId: u.id }),
+      this.stats.getStats(u.id, 'ALL'),
+    ]);
+    return {
+      id: u.id,
+      username: u.username,
+      email: u.email,
+      avatar: u.avatar,
+      coins: Number(coins),
+      stats,
+      discordLinked: !!u.discordId,
+      createdAt: u.createdAt.toISOString(),
+    };
+  }
+}

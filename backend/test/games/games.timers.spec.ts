@@ -1,0 +1,106 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests inspect raw wire payloads */
+/**
+ * Server timers with real sockets: a player who stops acting is auto-played, removed after 3 consecutive
+ * timeouts (seat_replacement_started countdown), then a bot (or a human who takes the seat first) replaces them.
+ * A removed player of a rated game forfeits the buy-in.
+ */
+import { potFor } from '@spades/common';
+import { createTestApp, TestApp } from '../support/test-app';
+import { Client, expectLedgerBalanced, SETTINGS, useFastTimers } from './helpers';
+
+const BUY_IN = 100_000;
+
+describe('games timers (integration)', () => {
+  let t: TestApp;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    useFastTimers({ TURN_TIMEOUT_MS: '250', SEAT_REPLACEMENT_MS: '600' });
+    t = await createTestApp();
+  });
+
+  afterEach(async () => {
+    await expectLedgerBalanced((sql) => t.dataSource.query(sql));
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await t?.close();
+  });
+
+  async function client(): Promise<Client> {
+    const c = await Client.create(t.url);
+    clients.push(c);
+    return c;
+  }
+
+  async function coins(c: Client): Promise<number> {
+    const r = await c.http(t.url, 'GET', '/api/auth/profile');
+    return r.body.coins;
+  }
+
+  it('auto-plays an idle player, removes them after 3 timeouts with a countdown, then a bot takes the seat', async () => {
+    const a = await client();
+    const idle = await client();
+    const gameId = (await a.http(t.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 650, minPoints: -250 })).body.id;
+    await idle.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: 1 });
+    for (const s of [2, 3]) await a.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+    await a.emit('join_game', { gameId });
+    await idle.emit('join_game', { gameId });
+    a.strategy = (v) => ({ bid: Math.min(...v.legalBids.bids.filter((b: number) => b > 0)) });
+    a.auto = true;
+    expect((await a.emit('start_game', { gameId })).ok).toBe(true);
+    await a.waitFor(() => a.events('seat_replacement_started').length > 0, 20000, 'seat_replacement_started');
+    const ev = a.events('seat_replacement_started')[0];
+    expect(ev.seatIndex).toBe(1);
+    expect(ev.expiresAt).toBeGreaterThan(Date.now() - 1000);
+    // the idle player was played for: its bid is in, and it was told it lost the seat
+    expect(idle.events('seat_replacement_started')[0]).toEqual(ev);
+    expect(idle.view.mySeat).toBeNull();
+    const afterRemoval = a.view;
+    expect(afterRemoval.players[1]).toBeNull();
+    expect(afterRemoval.seatReplacements).toEqual([{ seatIndex: 1, expiresAt: ev.expiresAt }]);
+    expect(afterRemoval.bidding.bids[1]).not.toBeNull();
+    // the countdown runs out: a bot fills the seat
+    await a.waitFor(() => a.view.players[1]?.type === 'bot', 5000, 'bot in seat 2');
+    expect(Date.now()).toBeGreaterThanOrEqual(ev.expiresAt - 50);
+    expect(a.view.chat.map((m: any) => m.message)).toContain('A bot was invited to seat 2.');
+    // an idle player cannot act any more
+    const refused = await idle.emit('make_bid', { gameId, bid: 3 });
+    expect(refused.ok).toBe(false);
+    await a.emit('leave_game', { gameId });
+  });
+
+  it('rated: a removed player forfeits the buy-in; a human who takes the seat first plays on; coins sum constant', async () => {
+    const ps = [await client(), await client(), await client(), await client()];
+    const newcomer = await client();
+    const before = await Promise.all([...ps, newcomer].map(coins));
+    const gameId = (await ps[0].http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
+    for (let i = 1; i < 4; i++) await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i });
+    for (const [i, p] of ps.entries()) {
+      await p.emit('join_game', { gameId });
+      p.auto = i !== 1; // seat 1 goes idle
+    }
+    expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
+    await ps[0].waitFor(() => ps[0].events('seat_replacement_started').length > 0, 20000, 'countdown');
+    // a human takes the open seat before the bot does
+    const r = await newcomer.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: 1 });
+    expect(r.status).toBe(200);
+    expect(r.body.mySeat).toBe(1);
+    await newcomer.emit('join_game', { gameId });
+    newcomer.auto = true;
+    newcomer.maybeAct();
+    await ps[0].waitFor(() => ps[0].view?.payouts != null, 60000, 'settlement');
+    const winnerTeam = ps[0].view.winningTeam === 'team1' ? 0 : 1;
+    const half = potFor(BUY_IN) / 2;
+    // seat 1's original player forfeited; the newcomer paid nothing and wins nothing
+    const expected = [0, 1, 2, 3].map((s) => (s % 2 === winnerTeam && s !== 1 ? half : 0));
+    expect(ps[0].view.payouts).toEqual(expected);
+    for (const [s, p] of ps.entries()) expect(await coins(p)).toBe(before[s] - BUY_IN + expected[s]);
+    expect(await coins(newcomer)).toBe(before[4]);
+    const [sum] = await t.dataSource.query(`SELECT COALESCE(SUM(balance),0)::text AS s FROM coin_accounts`);
+    expect(Number(sum.s)).toBe(0);
+    const [settlement] = await t.dataSource.query(`SELECT house_amount FROM game_settlements WHERE game_id = $1`, [gameId]);
+    expect(Number(settlement.house_amount)).toBe(4 * BUY_IN - expected.reduce((x, y) => x + y, 0));
+  });
+});
