@@ -1,0 +1,81 @@
+/**
+ * Four browser contexts play a rated PARTNERS game to the end (max points 100) through the real backend;
+ * a fifth context spectates and never receives a hand; a player reloads mid-hand and is back at the
+ * same state; coin balances change per §9 (pot 90% of 4 buy-ins, half to each winning partner).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { base, newPlayer, playUntil, shot, shotBoth } from './helpers';
+
+test.setTimeout(600_000);
+
+async function coins(page: Page): Promise<number> {
+  const token = await page.evaluate(() => localStorage.getItem('sessionToken'));
+  const r = await fetch(`${base()}/api/auth/profile`, { headers: { Authorization: `Bearer ${token}` } });
+  return ((await r.json()) as { coins: number }).coins;
+}
+
+test('four players finish a rated game; coins move per §9; a spectator never sees a hand; reload mid-hand', async ({ browser }) => {
+  const players = [];
+  for (const n of ['north', 'east', 'south', 'west']) players.push(await newPlayer(browser, n));
+  const [host, ...others] = players;
+
+  // Host creates a short rated game (max points 100).
+  await host.page.getByRole('button', { name: 'Create Game' }).first().click();
+  const dialog = host.page.getByRole('dialog', { name: 'Create Game' });
+  for (let i = 0; i < 8; i++) await dialog.getByRole('button', { name: 'Decrease Max points' }).click();
+  await expect(dialog.getByTestId('value-Max points')).toHaveText('100');
+  await dialog.getByRole('button', { name: 'Create Game' }).click();
+  await expect(host.page).toHaveURL(/\/table\//);
+  const gameId = host.page.url().split('/table/')[1];
+
+  // The others join from the lobby (live list), each on a free seat.
+  for (const p of others) {
+    const card = p.page.getByTestId('game-card').filter({ has: p.page.getByRole('button', { name: 'Join', exact: true }) }).first();
+    await expect(card).toBeVisible();
+    await card.getByRole('button', { name: 'Join', exact: true }).click();
+    await expect(p.page).toHaveURL(new RegExp(`/table/${gameId}`));
+  }
+
+  // A spectator watches; every websocket frame it receives is checked for cards.
+  const spectator = await newPlayer(browser, 'rail');
+  const frames: string[] = [];
+  spectator.page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
+  await spectator.page.goto(`${base()}/table/${gameId}?spectate=1`);
+  await expect(spectator.page.getByText('SPECTATING')).toBeVisible();
+
+  // Four humans: Start Game goes straight through (no warning).
+  await expect(host.page.getByText('4/4 seated')).toBeVisible();
+  const before = await Promise.all(players.map((p) => coins(p.page)));
+  await host.page.getByRole('button', { name: 'Start Game' }).click();
+  for (const p of players) await expect(p.page.getByRole('toolbar', { name: /Your (hand|cards)/ })).toBeVisible({ timeout: 30_000 });
+  await shotBoth(host.page, '50-rated-start');
+
+  // Mid-hand reload: same cards afterwards.
+  const reloader = others[1].page;
+  await expect(reloader.getByRole('button', { name: /playable$/ }).first()).toBeVisible({ timeout: 60_000 }).catch(() => undefined);
+  const handBefore = await reloader.getByRole('toolbar', { name: /Your (hand|cards)/ }).getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')?.split(',')[0]));
+  await reloader.reload();
+  await expect(reloader.getByRole('toolbar', { name: /Your (hand|cards)/ })).toBeVisible();
+  const handAfter = await reloader.getByRole('toolbar', { name: /Your (hand|cards)/ }).getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')?.split(',')[0]));
+  if (handBefore.length) expect(handAfter).toEqual(handBefore);
+
+  // Play to the end: every page bids and plays until its result dialog shows.
+  const result = (p: Page) => p.getByRole('dialog', { name: /wins!|Game over/ });
+  await Promise.all(players.map((p) => playUntil(p.page, result(p.page), { bid: 'Bid 3', maxMs: 520_000 })));
+  await shotBoth(host.page, '51-rated-result');
+  await shot(spectator.page, '52-spectator-result');
+
+  // Coins per §9: winners +pot/2 − buy-in, losers −buy-in (pot = 4 × 100k × 0.9).
+  const after = await Promise.all(players.map((p) => coins(p.page)));
+  const deltas = after.map((a, i) => a - before[i]);
+  expect([...deltas].sort((x, y) => x - y)).toEqual([-100_000, -100_000, 80_000, 80_000]);
+  // Partners win together: seats 0+2 or 1+3 share the same result.
+  expect(deltas[0]).toBe(deltas[2]);
+  expect(deltas[1]).toBe(deltas[3]);
+
+  // The spectator never saw a hand: no own-hand UI and no card in any hand field of any frame.
+  await expect(spectator.page.getByRole('toolbar', { name: /Your (hand|cards)/ })).toHaveCount(0);
+  const leaked = frames.filter((f) => /"hands":\[(\[\],)*\[\{/.test(f) || /"hand":\[\{/.test(f));
+  expect(leaked).toEqual([]);
+  expect(frames.length).toBeGreaterThan(10);
+});

@@ -1,0 +1,234 @@
+// The composition root (index.ts) wired to a fake `electron` module (vi.doMock: the real one is never loaded):
+// single-instance lock, protocol registration, secure window, app:// serving, IPC, deep links and notifications
+// end to end through the real modules.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IPC, type DeepLink } from '../shared/bridge';
+
+type Fn = (...args: unknown[]) => unknown;
+
+class Emitter {
+  listeners = new Map<string, Fn[]>();
+  on(event: string, fn: Fn) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+    return this;
+  }
+  once(event: string, fn: Fn) {
+    return this.on(event, fn);
+  }
+  emit(event: string, ...args: unknown[]) {
+    for (const fn of this.listeners.get(event) ?? []) fn(...args);
+  }
+}
+
+function makeFakeElectron(opts: { lock: boolean; userData: string }) {
+  let readyResolve!: () => void;
+  const ready = new Promise<void>((r) => (readyResolve = r));
+  let isReady = false;
+  const app = Object.assign(new Emitter(), {
+    isPackaged: true,
+    requestSingleInstanceLock: vi.fn(() => opts.lock),
+    quit: vi.fn(),
+    setAsDefaultProtocolClient: vi.fn(() => true),
+    setAppUserModelId: vi.fn(),
+    getPath: vi.fn(() => opts.userData),
+    getVersion: () => '1.2.3',
+    whenReady: () => ready,
+    isReady: () => isReady,
+  });
+  const windows: FakeWindow[] = [];
+  let nextId = 1;
+  class FakeWebContents extends Emitter {
+    id = nextId++;
+    sent: [string, unknown][] = [];
+    send(channel: string, payload: unknown) {
+      this.sent.push([channel, payload]);
+    }
+    reload = vi.fn();
+    getURL = () => 'app://spades/';
+    setWindowOpenHandler = vi.fn();
+  }
+  class FakeWindow extends Emitter {
+    webContents = new FakeWebContents();
+    destroyed = false;
+    focused = true;
+    fullScreen = false;
+    loaded: string[] = [];
+    constructor(public options: Record<string, unknown>) {
+      super();
+      windows.push(this);
+      app.emit('web-contents-created', {}, this.webContents);
+    }
+    isDestroyed = () => this.destroyed;
+    isMinimized = () => false;
+    restore = vi.fn();
+    show = vi.fn();
+    focus = vi.fn(() => {
+      this.focused = true;
+    });
+    isVisible = () => true;
+    isFocused = () => this.focused;
+    isFullScreen = () => this.fullScreen;
+    setFullScreen = (v: boolean) => {
+      this.fullScreen = v;
+    };
+    isMaximized = () => false;
+    maximize = vi.fn();
+    getNormalBounds = () => ({ x: 0, y: 0, width: 1280, height: 800 });
+    loadURL = async (url: string) => void this.loaded.push(url);
+  }
+  const ipcHandlers = new Map<string, Fn>();
+  const ipcListeners = new Map<string, Fn>();
+  const notifications: { options: { title: string; body: string }; emitter: Emitter; shown: boolean }[] = [];
+  class FakeNotification extends Emitter {
+    static isSupported = () => true;
+    shown = false;
+    constructor(public options: { title: string; body: string }) {
+      super();
+      notifications.push({ options, emitter: this, shown: false });
+    }
+    show() {
+      notifications[notifications.length - 1].shown = true;
+    }
+  }
+  const protocolHandlers = new Map<string, (req: { url: string }) => Promise<Response>>();
+  const electron = {
+    app,
+    BrowserWindow: FakeWindow,
+    ipcMain: { handle: (c: string, fn: Fn) => ipcHandlers.set(c, fn), on: (c: string, fn: Fn) => ipcListeners.set(c, fn) },
+    Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => t) },
+    Notification: FakeNotification,
+    protocol: {
+      registerSchemesAsPrivileged: vi.fn(),
+      handle: (scheme: string, fn: (req: { url: string }) => Promise<Response>) => protocolHandlers.set(scheme, fn),
+    },
+    screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+    session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+    shell: { openExternal: vi.fn(async () => {}) },
+  };
+  const becomeReady = async () => {
+    isReady = true;
+    readyResolve();
+    await ready;
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { electron, app, windows, ipcHandlers, ipcListeners, notifications, protocolHandlers, becomeReady };
+}
+
+let userData: string;
+const originalArgv = process.argv;
+
+beforeEach(() => {
+  userData = mkdtempSync(join(tmpdir(), 'spades-userdata-'));
+  vi.resetModules();
+  Object.defineProperty(process, 'resourcesPath', { value: '/opt/Spades/resources', configurable: true });
+});
+afterEach(() => {
+  process.argv = originalArgv;
+  vi.doUnmock('electron');
+  rmSync(userData, { recursive: true, force: true });
+});
+
+async function boot(opts: { lock?: boolean; argv?: string[] } = {}) {
+  const fake = makeFakeElectron({ lock: opts.lock ?? true, userData });
+  process.argv = opts.argv ?? ['/opt/Spades/spades'];
+  vi.doMock('electron', () => ({ ...fake.electron, default: fake.electron }));
+  await import('./index');
+  return fake;
+}
+
+const trustedEvent = (w: { webContents: { id: number } }) => ({ sender: { id: w.webContents.id }, senderFrame: { url: 'app://spades/' } });
+
+describe('main process composition (fake electron)', () => {
+  it('quits at once when another instance holds the lock', async () => {
+    const fake = await boot({ lock: false });
+    expect(fake.app.quit).toHaveBeenCalled();
+    expect(fake.ipcHandlers.size).toBe(0);
+    expect(fake.app.setAsDefaultProtocolClient).not.toHaveBeenCalled();
+  });
+
+  it('registers spades://, IPC handlers, and opens a sandboxed window on app://spades/', async () => {
+    const fake = await boot();
+    expect(fake.electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
+    expect(fake.app.setAsDefaultProtocolClient).toHaveBeenCalledWith('spades');
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual(
+      [IPC.notify, IPC.toggleFullScreen, IPC.isFullScreen, IPC.openExternal, IPC.appInfo].sort(),
+    );
+    expect(fake.windows).toHaveLength(0);
+    await fake.becomeReady();
+    expect(fake.windows).toHaveLength(1);
+    const w = fake.windows[0];
+    expect(w.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(w.loaded).toEqual(['app://spades/']);
+    expect(fake.electron.Menu.setApplicationMenu).toHaveBeenCalled();
+    // Navigation policy applied to the window's contents.
+    expect(w.webContents.setWindowOpenHandler).toHaveBeenCalled();
+
+    // app:// serves the renderer's index.html for client routes (or 404 when the bundle is absent).
+    const res = await fake.protocolHandlers.get('app')!({ url: 'app://spades/table/abc' });
+    expect([200, 404]).toContain(res.status);
+    if (res.status === 200) expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+
+  it('delivers the launching link, open-url and second-instance links once the renderer listens', async () => {
+    const fake = await boot({ argv: ['/opt/Spades/spades', 'spades://table/launch'] });
+    fake.app.emit('open-url', { preventDefault() {} }, 'spades://table/mac');
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    fake.app.emit('second-instance', {}, ['/opt/Spades/spades', 'spades://auth/callback?token=abc.def.ghi-123'], '/');
+    fake.app.emit('second-instance', {}, ['/opt/Spades/spades', 'spades://evil/x'], '/');
+    expect(w.webContents.sent).toEqual([]);
+    // An untrusted frame cannot flush the queue.
+    fake.ipcListeners.get(IPC.deepLinkReady)!({ sender: { id: 999 }, senderFrame: { url: 'app://spades/' } });
+    expect(w.webContents.sent).toEqual([]);
+    fake.ipcListeners.get(IPC.deepLinkReady)!(trustedEvent(w));
+    expect(w.webContents.sent.map(([c, l]) => [c, (l as DeepLink).kind])).toEqual([
+      [IPC.deepLink, 'table'],
+      [IPC.deepLink, 'table'],
+      [IPC.deepLink, 'auth-callback'],
+    ]);
+    expect((w.webContents.sent[2][1] as { path: string }).path).toBe('/auth/callback?token=abc.def.ghi-123');
+  });
+
+  it('notifications: only when unfocused; click focuses and opens the table', async () => {
+    const fake = await boot();
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    fake.ipcListeners.get(IPC.deepLinkReady)!(trustedEvent(w));
+    const notify = fake.ipcHandlers.get(IPC.notify)!;
+    const n = { kind: 'your-turn', title: 'Your turn', body: 'Bid now', gameId: 'g7' };
+    await expect(notify(trustedEvent(w), n)).resolves.toBe(false);
+    w.focused = false;
+    await expect(notify(trustedEvent(w), n)).resolves.toBe(true);
+    expect(fake.notifications).toHaveLength(1);
+    expect(fake.notifications[0].shown).toBe(true);
+    fake.notifications[0].emitter.emit('click');
+    expect(w.focus).toHaveBeenCalled();
+    expect(w.webContents.sent).toContainEqual([IPC.deepLink, { kind: 'table', gameId: 'g7', spectate: false, path: '/table/g7' }]);
+    await expect(notify(trustedEvent(w), { ...n, kind: 'spam' })).rejects.toThrow();
+  });
+
+  it('full screen toggles, openExternal only takes http(s), appInfo reports the API base', async () => {
+    const fake = await boot();
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    const ev = trustedEvent(w);
+    await expect(fake.ipcHandlers.get(IPC.toggleFullScreen)!(ev)).resolves.toBe(true);
+    await expect(fake.ipcHandlers.get(IPC.isFullScreen)!(ev)).resolves.toBe(true);
+    await expect(fake.ipcHandlers.get(IPC.toggleFullScreen)!(ev)).resolves.toBe(false);
+    await expect(fake.ipcHandlers.get(IPC.openExternal)!(ev, 'https://discord.com/x')).resolves.toBe(true);
+    expect(fake.electron.shell.openExternal).toHaveBeenCalledWith('https://discord.com/x');
+    await expect(fake.ipcHandlers.get(IPC.openExternal)!(ev, 'file:///etc/passwd')).rejects.toThrow();
+    await expect(fake.ipcHandlers.get(IPC.appInfo)!(ev)).resolves.toMatchObject({
+      name: 'Spades',
+      version: '1.2.3',
+      apiBase: 'https://play.spades.example',
+      packaged: true,
+    });
+    expect(w.options.webPreferences).toMatchObject({ additionalArguments: ['--spades-api-base=https://play.spades.example'] });
+  });
+});

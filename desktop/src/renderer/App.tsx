@@ -1,0 +1,51 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { useSession } from './session/session';
+import { LoadingScreen } from './components/ui';
+import { LoginPage } from './pages/LoginPage';
+import { RegisterPage } from './pages/RegisterPage';
+import { AuthCallbackPage } from './pages/AuthCallbackPage';
+import { LobbyPage } from './pages/LobbyPage';
+import { ProfilePage } from './pages/ProfilePage';
+import { LeaderboardPage } from './pages/LeaderboardPage';
+
+const TablePage = lazy(() => import('./table/TablePage').then((m) => ({ default: m.TablePage })));
+
+function RequireAuth({ children }: { children: ReactNode }) {
+  const { status } = useSession();
+  const location = useLocation();
+  if (status === 'loading') return <LoadingScreen />;
+  if (status !== 'authenticated') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <>{children}</>;
+}
+
+/** Clarification 7: /game/:id redirects to /table/:id. */
+function GameRedirect() {
+  const { id } = useParams();
+  return <Navigate to={`/table/${encodeURIComponent(id ?? '')}`} replace />;
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/register" element={<RegisterPage />} />
+      <Route path="/auth/callback" element={<AuthCallbackPage />} />
+      <Route path="/" element={<RequireAuth><LobbyPage /></RequireAuth>} />
+      <Route path="/profile" element={<RequireAuth><ProfilePage /></RequireAuth>} />
+      <Route path="/leaderboard" element={<RequireAuth><LeaderboardPage /></RequireAuth>} />
+      <Route path="/game/:id" element={<RequireAuth><GameRedirect /></RequireAuth>} />
+      <Route
+        path="/table/:gameId"
+        element={
+          <RequireAuth>
+            <Suspense fallback={<LoadingScreen text="Opening the table…" />}>
+              <TablePage />
+            </Suspense>
+          </RequireAuth>
+        }
+      />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

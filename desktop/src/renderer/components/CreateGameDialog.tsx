@@ -1,0 +1,268 @@
+import { useId, useState } from 'react';
+import { Switch } from 'radix-ui';
+import { Minus, Plus } from 'lucide-react';
+import {
+  applySettingsChange,
+  DEFAULT_SETTINGS,
+  formatBuyIn,
+  formatCoins,
+  GIMMICKS,
+  MAX_POINTS_RANGE,
+  MIN_POINTS_RANGE,
+  nextBuyIn,
+  nextMaxPoints,
+  nextMinPoints,
+  prevBuyIn,
+  prevMaxPoints,
+  prevMinPoints,
+  prizePreview,
+  settingsControlState,
+  validateSettings,
+  BUY_IN_MIN,
+  type BiddingOption,
+  type GameMode,
+  type GameSettings,
+  type Gimmick,
+  type SettingsChange,
+} from '@spades/common';
+import { Modal } from './ui';
+
+const BIDDING_LABELS: Record<BiddingOption, string> = { REG: 'REG', WHIZ: 'WHIZ', MIRROR: 'MIRROR', GIMMICK: 'GIMMICK' };
+
+function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  labels,
+}: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (v: T) => void;
+  labels?: Partial<Record<T, string>>;
+}) {
+  const id = useId();
+  return (
+    <div className="control">
+      <span className="control-label" id={id}>
+        {label}
+      </span>
+      <div className="segmented" role="radiogroup" aria-labelledby={id}>
+        {options.map((o) => (
+          <button
+            key={o}
+            type="button"
+            role="radio"
+            aria-checked={value === o}
+            className={value === o ? 'active' : ''}
+            onClick={() => onChange(o)}
+          >
+            {labels?.[o] ?? o}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Stepper({
+  label,
+  display,
+  onDec,
+  onInc,
+  decDisabled,
+  incDisabled,
+}: {
+  label: string;
+  display: string;
+  onDec: () => void;
+  onInc: () => void;
+  decDisabled: boolean;
+  incDisabled: boolean;
+}) {
+  return (
+    <div className="control stepper-control">
+      <span className="control-label">{label}</span>
+      <div className="stepper" role="group" aria-label={label}>
+        <button type="button" className="icon-btn" aria-label={`Decrease ${label}`} onClick={onDec} disabled={decDisabled}>
+          <Minus size={16} />
+        </button>
+        <output aria-live="polite" data-testid={`value-${label}`}>
+          {display}
+        </output>
+        <button type="button" className="icon-btn" aria-label={`Increase ${label}`} onClick={onInc} disabled={incDisabled}>
+          <Plus size={16} />
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Toggle({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <label className={`toggle ${disabled ? 'disabled' : ''}`}>
+      <Switch.Root className="switch" checked={checked} disabled={disabled} onCheckedChange={onChange} aria-label={label}>
+        <Switch.Thumb className="switch-thumb" />
+      </Switch.Root>
+      <span>{label}</span>
+    </label>
+  );
+}
+
+/** The prize line of §9 (clarification 2), from common's prizePreview. */
+export function PrizePreview({ settings }: { settings: Pick<GameSettings, 'gameMode' | 'buyIn'> }) {
+  const p = prizePreview(settings);
+  return (
+    <div className="prize-preview" aria-label="Prize preview">
+      <div>
+        <span className="muted small">Pot (after 10% fee)</span>
+        <strong className="gold">{formatCoins(p.pot)}</strong>
+      </div>
+      {p.mode === 'PARTNERS' ? (
+        <div>
+          <span className="muted small">Each winning partner</span>
+          <strong className="gold">{formatCoins(p.perWinner)}</strong>
+        </div>
+      ) : (
+        <>
+          <div>
+            <span className="muted small">1st place</span>
+            <strong className="gold">{formatCoins(p.first)}</strong>
+          </div>
+          <div>
+            <span className="muted small">2nd place</span>
+            <strong className="gold">{formatCoins(p.second)}</strong>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function CreateGameForm({
+  onSubmit,
+  onCancel,
+  busy = false,
+  coins,
+}: {
+  onSubmit: (settings: GameSettings) => void;
+  onCancel: () => void;
+  busy?: boolean;
+  coins?: number;
+}) {
+  const [s, setS] = useState<GameSettings>(() => ({ ...DEFAULT_SETTINGS, specialRules: { ...DEFAULT_SETTINGS.specialRules } }));
+  const change = (c: SettingsChange) => setS((prev) => applySettingsChange(prev, c));
+  const ctl = settingsControlState(s);
+  const valid = validateSettings(s);
+  const tooPoor = coins !== undefined && coins < s.buyIn;
+
+  return (
+    <form
+      className="create-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid.ok) onSubmit(valid.settings);
+      }}
+    >
+      <Segmented<GameMode> label="Game mode" value={s.gameMode} options={['PARTNERS', 'SOLO']} onChange={(v) => change({ field: 'gameMode', value: v })} />
+      <Segmented<BiddingOption>
+        label="Bidding"
+        value={s.biddingOption}
+        options={['REG', 'WHIZ', 'MIRROR', 'GIMMICK']}
+        labels={BIDDING_LABELS}
+        onChange={(v) => change({ field: 'biddingOption', value: v })}
+      />
+      <div className="control">
+        <label className="control-label" htmlFor="gimmick-select">
+          Gimmick
+        </label>
+        <select
+          id="gimmick-select"
+          className="select"
+          value={s.gimmick ?? 'SUICIDE'}
+          disabled={!ctl.gimmickEnabled}
+          onChange={(e) => change({ field: 'gimmick', value: e.target.value as Gimmick })}
+        >
+          {GIMMICKS.map((g) => (
+            <option key={g} value={g} disabled={g === 'SUICIDE' && !ctl.suicideSelectable}>
+              {g}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="stepper-row">
+        <Stepper
+          label="Min points"
+          display={String(s.minPoints)}
+          onDec={() => change({ field: 'minPoints', value: prevMinPoints(s.minPoints) })}
+          onInc={() => change({ field: 'minPoints', value: nextMinPoints(s.minPoints) })}
+          decDisabled={s.minPoints <= MIN_POINTS_RANGE.min}
+          incDisabled={s.minPoints >= MIN_POINTS_RANGE.max}
+        />
+        <Stepper
+          label="Max points"
+          display={String(s.maxPoints)}
+          onDec={() => change({ field: 'maxPoints', value: prevMaxPoints(s.maxPoints) })}
+          onInc={() => change({ field: 'maxPoints', value: nextMaxPoints(s.maxPoints) })}
+          decDisabled={s.maxPoints <= MAX_POINTS_RANGE.min}
+          incDisabled={s.maxPoints >= MAX_POINTS_RANGE.max}
+        />
+        <Stepper
+          label="Buy-in"
+          display={formatBuyIn(s.buyIn)}
+          onDec={() => change({ field: 'buyIn', value: prevBuyIn(s.buyIn) })}
+          onInc={() => change({ field: 'buyIn', value: nextBuyIn(s.buyIn) })}
+          decDisabled={s.buyIn <= BUY_IN_MIN}
+          incDisabled={false}
+        />
+      </div>
+      <div className="toggle-grid">
+        <Toggle label="Nil" checked={s.specialRules.allowNil} disabled={!ctl.nilEnabled} onChange={(v) => change({ field: 'allowNil', value: v })} />
+        <Toggle
+          label="Blind Nil"
+          checked={s.specialRules.allowBlindNil}
+          disabled={!ctl.blindNilEnabled}
+          onChange={(v) => change({ field: 'allowBlindNil', value: v })}
+        />
+        <Toggle label="Screamer" checked={s.specialRules.screamer} onChange={(v) => change({ field: 'screamer', value: v })} />
+        <Toggle label="Assassin" checked={s.specialRules.assassin} onChange={(v) => change({ field: 'assassin', value: v })} />
+      </div>
+      <PrizePreview settings={s} />
+      {!valid.ok && (
+        <p className="form-error" role="alert">
+          {valid.message}
+        </p>
+      )}
+      {tooPoor && <p className="form-warning">Your balance ({formatCoins(coins ?? 0)}) is below this buy-in.</p>}
+      <div className="modal-actions">
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={!valid.ok || busy}>
+          {busy ? 'Creating…' : 'Create Game'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function CreateGameDialog({
+  open,
+  onOpenChange,
+  onSubmit,
+  busy,
+  coins,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onSubmit: (s: GameSettings) => void;
+  busy?: boolean;
+  coins?: number;
+}) {
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title="Create Game" className="modal-md">
+      <CreateGameForm onSubmit={onSubmit} onCancel={() => onOpenChange(false)} busy={busy} coins={coins} />
+    </Modal>
+  );
+}

@@ -1,0 +1,39 @@
+import { useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useSession } from '../session/session';
+import { clearToken } from '../lib/storage';
+import { Logo, Spinner } from '../components/ui';
+
+/** §2 identity-provider callback: ?token=… → store, fetch profile → '/' (replace); failure → /login. */
+export function AuthCallbackPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { completeExternalLogin } = useSession();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const token = params.get('token');
+    if (!token) {
+      clearToken();
+      navigate('/login', { replace: true });
+      return;
+    }
+    completeExternalLogin(token)
+      .then(() => navigate('/', { replace: true }))
+      .catch(() => {
+        clearToken();
+        navigate('/login', { replace: true });
+      });
+  }, [params, navigate, completeExternalLogin]);
+
+  return (
+    <div className="loading-screen">
+      <Logo size={56} />
+      <Spinner />
+      <h1 className="h2">Completing Discord login...</h1>
+      <p className="muted">Please wait while we redirect you.</p>
+    </div>
+  );
+}

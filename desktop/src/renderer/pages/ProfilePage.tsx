@@ -1,0 +1,40 @@
+import { formatCoins } from '@spades/common';
+import { ImageUp } from 'lucide-react';
+import { useSession } from '../session/session';
+import { useAvatarUpload } from '../components/Header';
+import { StatsView, useStats } from '../components/StatsDialog';
+import { Avatar, CoinIcon, Spinner } from '../components/ui';
+import { LobbyShell } from './LobbyPage';
+
+/** Clarification 7: /profile is the signed-in player's own profile (avatar change, stats, coins). */
+export function ProfilePage() {
+  const { user } = useSession();
+  const avatar = useAvatarUpload();
+  const stats = useStats(user?.id, 'ALL');
+  if (!user) return null;
+  return (
+    <LobbyShell>
+      <main className="page narrow-page">
+        <section className="panel profile-head">
+          <Avatar src={user.avatar} id={user.id} name={user.username} size={88} />
+          <div className="grow">
+            <h1 className="h2">{user.username}</h1>
+            {user.email && <p className="muted">{user.email}</p>}
+            <p className="coins big-coins">
+              <CoinIcon size={22} /> <span className="num">{formatCoins(user.coins)}</span>
+              <span className="muted small"> ({user.coins.toLocaleString('en-US')} coins)</span>
+            </p>
+          </div>
+          <button type="button" className="btn btn-secondary" onClick={avatar.pick} disabled={avatar.uploading}>
+            <ImageUp size={16} /> {avatar.uploading ? 'Uploading...' : 'Change Avatar'}
+          </button>
+          {avatar.input}
+        </section>
+        <section className="panel">
+          <h2 className="h3">Stats</h2>
+          {stats.data ? <StatsView stats={stats.data.stats} /> : <Spinner />}
+        </section>
+      </main>
+    </LobbyShell>
+  );
+}

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { useSession } from '../session/session';
+import { AuthLayout } from './LoginPage';
+
+/** §2 separate registration form with confirmation; §5 'Passwords do not match'. */
+export function RegisterPage() {
+  const { register, status } = useSession();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  if (status === 'authenticated') return <Navigate to="/" replace />;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    if (password !== confirm) {
+      setError('Passwords do not match');
+      return;
+    }
+    setBusy(true);
+    try {
+      await register(username.trim(), email.trim(), password);
+      navigate('/', { replace: true });
+    } catch (err) {
+      setError(err instanceof Error && err.message ? err.message : 'Registration failed');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Create your account</h1>
+      <form className="form" onSubmit={submit}>
+        <label className="field">
+          <span>Username</span>
+          <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required />
+        </label>
+        <label className="field">
+          <span>Email</span>
+          <input name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        </label>
+        <label className="field">
+          <span>Confirm Password</span>
+          <input
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            required
+          />
+        </label>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          Register
+        </button>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+      <p className="muted center small">
+        <Link to="/login">Already have an account? Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

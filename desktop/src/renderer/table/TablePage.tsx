@@ -1,0 +1,860 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Popover, Tabs } from 'radix-ui';
+import { ArrowLeft, Info, Maximize, MessageSquare, Minimize, RotateCw, Users, Volume2, VolumeX, X } from 'lucide-react';
+import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Card } from '@spades/common';
+import { useSession } from '../session/session';
+import { useSocket, useSocketEvent } from '../socket/socket';
+import { api, ApiError, errorText } from '../lib/api';
+import { bridge, isDesktopApp, isMobileOrTablet } from '../lib/platform';
+import { modeBadge, normalizeChat, type ChatMessage } from '../lib/types';
+import { useCountdown, useWindowSize } from '../lib/hooks';
+import { isMuted, onMutedChange, play as playSound, setMuted } from '../lib/sound';
+import { Avatar, ConfirmDialog, LoadingScreen, Logo, Modal, useNotify } from '../components/ui';
+import { ChatPanel } from '../components/ChatPanel';
+import { CardFace } from './CardFace';
+import { Hand } from './Hand';
+import { SeatBadge, SpectatorEye } from './Seat';
+import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog, type GameOverModel } from './overlays';
+import { normalizeHandSummary, normalizeTable, positionOf, seatColor, toPlayerView, trickOf, type HandScoreSummaryModel, type TableModel } from './model';
+import './table.css';
+
+export const SUMMARY_MS = 12_000;
+export const RESULT_MS = 30_000;
+export const TRICK_DISPLAY_MS = 2_000;
+export const BLIND_PROMPT_DELAY_MS = 1_000;
+export const START_WAIT_MS = 5_000;
+
+let actionSeq = 0;
+const actionId = () => `${Date.now().toString(36)}-${(actionSeq++).toString(36)}`;
+
+type StartWarning = { kind: 'empty'; empty: number } | { kind: 'bots'; bots: number } | null;
+
+export function TablePage() {
+  const { gameId = '' } = useParams();
+  const [params] = useSearchParams();
+  const spectateParam = params.get('spectate') === '1';
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const { user } = useSession();
+  const sock = useSocket();
+  const { width, height } = useWindowSize();
+
+  const [table, setTable] = useState<TableModel | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [notFound, setNotFound] = useState(false);
+  const [trickBanner, setTrickBanner] = useState<{ winner: number; cards: TableModel['trick'] } | null>(null);
+  const [summary, setSummary] = useState<HandScoreSummaryModel | null>(null);
+  const [summaryDeadline, setSummaryDeadline] = useState<number | null>(null);
+  const [result, setResult] = useState<GameOverModel | null>(null);
+  const [resultDeadline, setResultDeadline] = useState<number | null>(null);
+  const [replacements, setReplacements] = useState<Record<number, number>>({});
+  const [pendingCard, setPendingCard] = useState<Card | null>(null);
+  const [bidSent, setBidSent] = useState(false);
+  const [blindPrompt, setBlindPrompt] = useState(false);
+  const [blindDeclined, setBlindDeclined] = useState(false);
+  const [chat, setChat] = useState<ChatMessage[]>([]);
+  const [chatMode, setChatMode] = useState<'game' | 'lobby'>('game');
+  const [chatOpenMobile, setChatOpenMobile] = useState(false);
+  const [startWarning, setStartWarning] = useState<StartWarning>(null);
+  const [starting, setStarting] = useState(false);
+  const [playAgainText, setPlayAgainText] = useState<string | null>(null);
+  const [leaveConfirm, setLeaveConfirm] = useState(false);
+  const [muted, setMutedState] = useState(isMuted());
+  const [fullscreen, setFullscreen] = useState(false);
+  const [dealing, setDealing] = useState(false);
+  const commitments = useRef(new Map<number, string>());
+  const dealt = useRef(new Map<number, Card[]>());
+  const tableRef = useRef<TableModel | null>(null);
+  tableRef.current = table;
+
+  useEffect(() => onMutedChange(setMutedState), []);
+
+  // ---- state intake -------------------------------------------------------------------------------
+  const accept = useCallback(
+    (raw: unknown) => {
+      const t = normalizeTable(raw, user?.id);
+      if (!t || t.id !== gameId) return;
+      const prev = tableRef.current;
+      if (t.handCommitment && t.handNumber) commitments.current.set(t.handNumber, t.handCommitment);
+      if (t.mySeat !== null && t.hand.length === 13 && !dealt.current.has(t.handNumber)) dealt.current.set(t.handNumber, t.hand);
+      if (prev && prev.handNumber !== t.handNumber && t.status === 'BIDDING') {
+        setDealing(true);
+        setSummary(null);
+        setSummaryDeadline(null);
+      }
+      if (t.status === 'WAITING' && prev && prev.status !== 'WAITING') {
+        // §4: entering WAITING resets dialogs.
+        setSummary(null);
+        setSummaryDeadline(null);
+        setResult(null);
+        setResultDeadline(null);
+        setTrickBanner(null);
+        setPlayAgainText(null);
+      }
+      if (t.trick.length > (prev?.trick.length ?? 0) && prev?.handNumber === t.handNumber) playSound('card');
+      if (t.bids.filter((b) => b !== null).length > (prev?.bids.filter((b) => b !== null).length ?? 0)) playSound('bid');
+      if (prev && (prev.turn !== t.turn || prev.status !== t.status)) {
+        setPendingCard(null);
+        setBidSent(false);
+      }
+      if (t.seatReplacements.length) {
+        setReplacements((r) => {
+          const next = { ...r };
+          for (const sr of t.seatReplacements) next[sr.seatIndex] = sr.expiresAt - t.clockOffset;
+          return next;
+        });
+      }
+      if (t.chat.length) setChat((c) => mergeChat(c, t.chat));
+      // Reload in the middle of a summary / after the game: show them again.
+      if (!prev && t.status === 'HAND_COMPLETED' && t.lastHandSummary) {
+        setSummary(t.lastHandSummary);
+        setSummaryDeadline(Date.now() + SUMMARY_MS);
+      }
+      if (!prev && t.status === 'COMPLETED' && (t.winningTeam || t.winningPlayer !== null)) {
+        setResult({ winningTeam: t.winningTeam, winningPlayer: t.winningPlayer, places: t.places, finalScores: t.scores, rated: t.rated, payouts: t.payouts });
+        setResultDeadline(Date.now() + RESULT_MS);
+      }
+      setTable(t);
+    },
+    [gameId, user?.id],
+  );
+
+  const load = useCallback(async () => {
+    try {
+      const body = await api.get<unknown>(`/api/games/${encodeURIComponent(gameId)}`);
+      if (!body) {
+        setNotFound(true);
+        return;
+      }
+      setLoadError(null);
+      accept(body);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        navigate('/', { replace: true });
+        return;
+      }
+      setLoadError(e instanceof ApiError ? 'Failed to load game' : 'Failed to fetch game');
+    }
+  }, [gameId, accept, navigate]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Subscribe to the table's room once the table is known and whenever the socket becomes ready (first time
+  // and after every reconnect), then resync the full state over HTTP. Seated players re-join their seat;
+  // everybody else watches (spectators and visitors).
+  const loaded = table !== null;
+  const seated = table?.mySeat !== null && table?.mySeat !== undefined;
+  const spectatePosted = useRef(false);
+  useEffect(() => {
+    if (!sock.ready || !user || !loaded) return;
+    if (spectateParam || !seated) {
+      if (spectateParam && !spectatePosted.current) {
+        spectatePosted.current = true;
+        void api.post(`/api/games/${encodeURIComponent(gameId)}/spectate`, { id: user.id, username: user.username, avatar: user.avatar ?? null }).catch(() => undefined);
+      }
+      sock.emit('join_game_as_spectator', { gameId });
+    } else {
+      sock.emit('join_game', { gameId, userId: user.id, timestamp: Date.now() });
+    }
+    void load();
+  }, [sock.ready, gameId, spectateParam, loaded, seated]);
+
+  // ---- socket events ----------------------------------------------------------------------------
+  const mine = (p: unknown) => {
+    const id = p && typeof p === 'object' ? (p as { gameId?: unknown; id?: unknown }).gameId ?? (p as { id?: unknown }).id : undefined;
+    return id === undefined || String(id) === gameId;
+  };
+  useSocketEvent('game_update', (p: unknown) => mine(p) && accept(p));
+  useSocketEvent('bidding_ready', (p: unknown) => {
+    if (mine(p)) setDealing(false);
+  });
+  useSocketEvent('new_hand_started', (p: { commitment?: string | null; handNumber?: number }) => {
+    if (!mine(p)) return;
+    if (p.commitment && p.handNumber) commitments.current.set(p.handNumber, p.commitment);
+    setSummary(null);
+    setSummaryDeadline(null);
+    setTrickBanner(null);
+    setDealing(true);
+    setBlindDeclined(false);
+  });
+  useSocketEvent('trick_complete', (p: { trick?: { winnerIndex?: number; cards?: unknown } }) => {
+    if (!mine(p) || !p.trick) return;
+    setTrickBanner({ winner: Number(p.trick.winnerIndex ?? 0), cards: trickOf(p.trick.cards) });
+    playSound('win');
+  });
+  useSocketEvent('clear_trick', (p: unknown) => mine(p) && setTrickBanner(null));
+  useSocketEvent('hand_completed', (p: unknown) => {
+    if (!mine(p)) return;
+    const s = normalizeHandSummary(p);
+    if (!s) return;
+    setSummary(s);
+    setSummaryDeadline(Date.now() + SUMMARY_MS);
+  });
+  useSocketEvent('game_over', (p: Record<string, unknown>) => {
+    if (!mine(p)) return;
+    const t = tableRef.current;
+    const wt = p.winningTeam === 'team1' || p.winningTeam === 'team2' ? p.winningTeam : null;
+    // PARTNERS: one score per team (the server's finalScores may be per seat); SOLO: one per seat.
+    const finalScores =
+      t?.gameMode === 'PARTNERS'
+        ? [Number(p.team1TotalScore ?? t?.scores[0] ?? 0), Number(p.team2TotalScore ?? t?.scores[1] ?? 0)]
+        : Array.isArray(p.finalScores)
+          ? (p.finalScores as number[])
+          : t?.scores ?? [];
+    setSummary(null);
+    setSummaryDeadline(null);
+    setResult({
+      winningTeam: wt,
+      winningPlayer: typeof p.winningPlayer === 'number' ? p.winningPlayer : null,
+      places: Array.isArray(p.places) ? (p.places as number[]) : null,
+      finalScores,
+      rated: p.rated === true || (p.rated === undefined && t?.rated === true),
+      payouts: Array.isArray(p.payouts) ? (p.payouts as number[]) : Array.isArray(p.coinsWon) ? (p.coinsWon as number[]) : null,
+    });
+    setResultDeadline(Date.now() + RESULT_MS);
+  });
+  useSocketEvent('seat_replacement_started', (p: { seatIndex?: number; expiresAt?: number | string }) => {
+    if (!mine(p) || typeof p.seatIndex !== 'number') return;
+    const at = typeof p.expiresAt === 'number' ? p.expiresAt : Date.parse(String(p.expiresAt)) || Date.now() + 120_000;
+    const off = tableRef.current?.clockOffset ?? 0;
+    setReplacements((r) => ({ ...r, [p.seatIndex as number]: at - off }));
+  });
+  useSocketEvent('game_closed', (p: unknown) => mine(p) && navigate('/', { replace: true }));
+  useSocketEvent('chat_message', (p: { gameId?: string; message?: unknown }) => {
+    if (!mine(p)) return;
+    const m = normalizeChat(p.message ?? p);
+    if (!m) {
+      console.warn('Ignoring chat message in an invalid format', p);
+      return;
+    }
+    setChat((c) => mergeChat(c, [m]));
+  });
+  useSocketEvent('error', (p: { message?: string } | string) => {
+    const msg = typeof p === 'string' ? p : p?.message ?? '';
+    if (!msg) return;
+    if (/spades/i.test(msg)) {
+      setPendingCard(null);
+      notify(msg);
+      return;
+    }
+    setPendingCard(null);
+    setBidSent(false);
+    notify(msg);
+  });
+
+  // ---- derived -----------------------------------------------------------------------------------
+  const view = useMemo(() => (table ? toPlayerView(table) : null), [table]);
+  const myLegalCards = useMemo(() => (view ? legalCards(view) : []), [view]);
+  const myLegalBids = useMemo(() => (view ? legalBids(view) : null), [view]);
+  const mySeat = table?.mySeat ?? null;
+  const spectating = spectateParam || mySeat === null;
+  const isMyTurn = table !== null && mySeat !== null && table.turn === mySeat;
+  const hostSeat = table?.seats[0] ?? null;
+  const isHost = !!user && !!table && (table.hostId ? table.hostId === user.id : hostSeat?.id === user.id);
+
+  // Desktop app: a native "your turn" notification when the window is in the background (the bridge decides).
+  useEffect(() => {
+    if (!isMyTurn || !table) return;
+    void bridge()?.notify?.({ kind: 'your-turn', title: 'Your turn', body: table.status === 'BIDDING' ? 'Time to bid.' : 'Time to play a card.', gameId })?.catch?.(() => false);
+  }, [isMyTurn, table?.status, gameId]);
+
+  // Deal animation: 100 ms per card; a 3 s fallback (§4) ends it if bidding_ready never arrives.
+  useEffect(() => {
+    if (!dealing) return;
+    const t = setTimeout(() => setDealing(false), Math.min(3000, 13 * 100 + 200));
+    return () => clearTimeout(t);
+  }, [dealing]);
+
+  // Blind nil prompt: 1 s after it becomes your turn (when blind nil is possible).
+  const blindPossible = isMyTurn && table?.status === 'BIDDING' && !!myLegalBids?.blindNil && table.handHidden && !blindDeclined;
+  useEffect(() => {
+    if (!blindPossible || dealing) {
+      setBlindPrompt(false);
+      return;
+    }
+    const t = setTimeout(() => setBlindPrompt(true), BLIND_PROMPT_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [blindPossible, dealing]);
+
+  // Trick banner for 2 s (or until clear_trick).
+  useEffect(() => {
+    if (!trickBanner) return;
+    const t = setTimeout(() => setTrickBanner(null), TRICK_DISPLAY_MS);
+    return () => clearTimeout(t);
+  }, [trickBanner]);
+
+  const summaryLeft = useCountdown(summaryDeadline);
+  const resultLeft = useCountdown(resultDeadline);
+  const turnLeft = useCountdown(isMyTurn && table?.turnExpiresAt ? table.turnExpiresAt - table.clockOffset : null);
+
+  // Hand summary countdown: at 0 ask for the next hand (idempotent on the server); retry after 1 s on failure.
+  useEffect(() => {
+    if (summaryLeft !== 0 || !summary) return;
+    let cancelled = false;
+    const ask = () => {
+      if (!sock.socket) return;
+      sock.socket.timeout(5000).emit('start_new_hand', { gameId }, (err: unknown, res?: { ok?: boolean }) => {
+        if (cancelled) return;
+        if (err || (res && res.ok === false)) {
+          if (!sock.socket?.connected) sock.socket?.connect();
+          setTimeout(() => !cancelled && ask(), 1000);
+          return;
+        }
+      });
+    };
+    ask();
+    setSummary(null);
+    setSummaryDeadline(null);
+    return () => {
+      cancelled = true;
+    };
+  }, [summaryLeft]);
+
+  // Result countdown: leave automatically at 0.
+  useEffect(() => {
+    if (resultLeft === 0 && result) void leave(true);
+  }, [resultLeft]);
+
+  // Full screen on mobile/tablet (web only): toggle, and automatically 1 s after load.
+  const mobile = isMobileOrTablet();
+  useEffect(() => {
+    const on = () => setFullscreen(!!document.fullscreenElement);
+    document.addEventListener('fullscreenchange', on);
+    if (mobile && !isDesktopApp()) {
+      const t = setTimeout(() => {
+        void document.documentElement.requestFullscreen?.().catch(() => undefined);
+      }, 1000);
+      return () => {
+        clearTimeout(t);
+        document.removeEventListener('fullscreenchange', on);
+      };
+    }
+    return () => document.removeEventListener('fullscreenchange', on);
+  }, [mobile]);
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => undefined);
+    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
+  };
+
+  // ---- actions -----------------------------------------------------------------------------------
+  const leave = async (auto = false) => {
+    if (user) {
+      sock.emit('leave_game', { gameId, userId: user.id });
+      await api.post(`/api/games/${encodeURIComponent(gameId)}/leave`, { id: user.id }).catch(() => undefined);
+    }
+    if (!auto) setLeaveConfirm(false);
+    navigate('/');
+  };
+
+  const onLeaveClick = () => {
+    if (!spectating && table && table.status !== 'WAITING' && table.status !== 'COMPLETED') setLeaveConfirm(true);
+    else void leave();
+  };
+
+  const playCard = (c: Card) => {
+    if (!isMyTurn || pendingCard || !user) return;
+    setPendingCard(c);
+    sock.emit('play_card', { gameId, userId: user.id, card: cardCode(c), actionId: actionId() });
+  };
+
+  const bid = (b: number, blind = false) => {
+    if (!user || bidSent) return;
+    setBidSent(true);
+    setBlindPrompt(false);
+    sock.emit('make_bid', { gameId, userId: user.id, bid: b, blind, actionId: actionId() });
+  };
+
+  const declineBlind = () => {
+    setBlindPrompt(false);
+    setBlindDeclined(true);
+    sock.emit('reveal_cards', { gameId, actionId: actionId() });
+  };
+
+  const joinSeat = async (seat: number) => {
+    if (!user) return;
+    try {
+      const res = await api.post<{ error?: string } | null>(`/api/games/${encodeURIComponent(gameId)}/join`, {
+        id: user.id,
+        username: user.username,
+        avatar: user.avatar ?? null,
+        seat,
+      });
+      if (res && typeof res === 'object' && res.error) throw new Error(res.error);
+      if (spectateParam) navigate(`/table/${encodeURIComponent(gameId)}`, { replace: true });
+      sock.emit('join_game', { gameId, userId: user.id, timestamp: Date.now() });
+      accept(res);
+      void load();
+    } catch (e) {
+      // §8: join failure at the table is logged only.
+      console.error(`Failed to join game: ${errorText(e, 'Unknown error')}`);
+    }
+  };
+
+  const inviteBot = async (seatIndex: number) => {
+    if (!user || !table) return;
+    const mid = table.status !== 'WAITING';
+    try {
+      const res = await api.post<{ error?: string } | null>(`/api/games/${encodeURIComponent(gameId)}/${mid ? 'invite-bot-midgame' : 'invite-bot'}`, { seatIndex, requesterId: user.id });
+      if (res && typeof res === 'object' && res.error) throw new Error(res.error);
+      accept(res);
+    } catch {
+      notify('Failed to invite bot');
+    }
+  };
+
+  const removeBot = async (seatIndex: number) => {
+    if (!user || !table) return;
+    const mid = table.status !== 'WAITING';
+    try {
+      const res = await api.post<{ error?: string } | null>(`/api/games/${encodeURIComponent(gameId)}/${mid ? 'remove-bot-midgame' : 'remove-bot'}`, { seatIndex, requesterId: user.id });
+      if (res && typeof res === 'object' && res.error) {
+        notify(`Failed to remove bot: ${res.error}`);
+        return;
+      }
+      accept(res);
+    } catch (e) {
+      notify(e instanceof ApiError ? `Failed to remove bot: ${e.message}` : 'Failed to remove bot');
+    }
+  };
+
+  const doStart = async () => {
+    setStartWarning(null);
+    setStarting(true);
+    const t0 = tableRef.current;
+    try {
+      if (t0) {
+        for (let i = 0; i < 4; i++) if (!t0.seats[i]) await inviteBot(i);
+      }
+      if (!sock.emit('start_game', { gameId })) return;
+      const deadline = Date.now() + START_WAIT_MS;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (tableRef.current && tableRef.current.status !== 'WAITING') return;
+      }
+      notify('Timeout waiting for game to start');
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const onStartClick = () => {
+    if (!table) return;
+    const empty = table.seats.filter((s) => !s).length;
+    const bots = table.seats.filter((s) => s?.type === 'bot').length;
+    if (empty > 0) setStartWarning({ kind: 'empty', empty });
+    else if (bots > 0) setStartWarning({ kind: 'bots', bots });
+    else void doStart();
+  };
+
+  const playAgain = () => {
+    if (!table) return;
+    sock.emit('play_again', { gameId });
+    const humans = table.seats.filter((s) => s?.type === 'human').length;
+    setPlayAgainText(humans > 1 ? 'Waiting for other players...' : 'Starting new game...');
+  };
+
+  const sendChat = (text: string) => {
+    if (!user) return;
+    if (chatMode === 'game') {
+      if (!sock.ready) return;
+      sock.emit('chat_message', { gameId, message: text });
+    } else {
+      if (!sock.authenticated) return;
+      sock.emit('lobby_chat_message', { userId: user.id, username: user.username, message: text, timestamp: Date.now() });
+    }
+  };
+
+  // ---- render ------------------------------------------------------------------------------------
+  if (loadError) return <CenterMessage text={`Error: ${loadError}`} onBack={() => navigate('/')} />;
+  if (notFound) return <CenterMessage text="Game not found" onBack={() => navigate('/')} />;
+  if (!table) return <LoadingScreen text="Loading table…" />;
+
+  const scale = Math.max(0.6, Math.min(1, width / 1200));
+  const narrow = width < 640 || height <= 500;
+  const portrait = mobile && height > width;
+  const badge = modeBadge({ forcedBid: table.forcedBid, gameType: table.settings.biddingOption === 'WHIZ' ? 'WHIZ' : table.settings.biddingOption === 'MIRROR' ? 'MIRROR' : 'REGULAR' });
+  const canAct = !spectating && mySeat !== null;
+  const showBidding = canAct && table.status === 'BIDDING' && isMyTurn && !dealing && !bidSent && !blindPrompt && !(table.handHidden && myLegalBids?.blindNil && !blindDeclined);
+  const hostName = hostSeat?.username ?? 'the host';
+  const nowMs = Date.now();
+  const displayTrick = trickBanner ? trickBanner.cards : table.trickPending && table.lastTrick ? table.lastTrick.cards : table.trick;
+  const winnerSeat = trickBanner?.winner ?? (table.trickPending ? table.lastTrick?.winnerIndex ?? null : null);
+  const oppositeOf = (s: number) => (s + 2) % 4;
+  const mayRemoveBot = (s: number) => {
+    if (!user || !table.seats[s] || table.seats[s]?.type !== 'bot') return false;
+    if (table.status === 'WAITING') return isHost;
+    if (table.status === 'COMPLETED') return false;
+    const opp = table.seats[oppositeOf(s)];
+    return opp && opp.type === 'human' ? opp.id === user.id : isHost;
+  };
+
+  const scores = (
+    <div className="scoreboard" aria-label="Scores">
+      {table.gameMode === 'PARTNERS'
+        ? [0, 1].map((team) => (
+            <div key={team} className={`score team-${team === 0 ? 'red' : 'blue'}`}>
+              <span className="score-label">{team === 0 ? 'Red' : 'Blue'}</span>
+              <strong className="num">{table.scores[team] ?? 0}</strong>
+              <span className="bags num" title="Bags">
+                {((table.bags[team] ?? 0) % 10 + 10) % 10} bags
+              </span>
+            </div>
+          ))
+        : [0, 1, 2, 3].map((s) => (
+            <div key={s} className={`score team-${seatColor('SOLO', s)}`}>
+              <span className="score-label">{table.seats[s]?.username ?? `Seat ${s + 1}`}</span>
+              <strong className="num">{table.scores[s] ?? 0}</strong>
+              <span className="bags num">{((table.bags[s] ?? 0) % 10 + 10) % 10} bags</span>
+            </div>
+          ))}
+    </div>
+  );
+
+  const details = (
+    <Popover.Root>
+      <Popover.Trigger className="icon-btn" aria-label="Table details">
+        <Info size={18} />
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content className="popover" sideOffset={6} align="start">
+          <h3 className="h4" style={{ marginTop: 0 }}>
+            Table details
+          </h3>
+          <div className="stat-row">
+            <span className="muted">Mode</span>
+            <span>{table.gameMode}</span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Bidding</span>
+            <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Points</span>
+            <span className="num">
+              {table.minPoints} / {table.maxPoints}
+            </span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Buy-in</span>
+            <span className="gold num">{formatCoins(table.buyIn)}</span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Nil / Blind nil</span>
+            <span>
+              {table.settings.specialRules.allowNil ? 'yes' : 'no'} / {table.settings.specialRules.allowBlindNil ? 'yes' : 'no'}
+            </span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Special</span>
+            <span>{table.settings.specialRules.assassin ? 'ASSASSIN' : table.settings.specialRules.screamer ? 'SCREAMER' : '—'}</span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Rated</span>
+            <span>{table.rated ? 'yes' : 'no'}</span>
+          </div>
+          <div className="stat-row">
+            <span className="muted">Hand</span>
+            <span className="num">{table.handNumber || '—'}</span>
+          </div>
+          {table.handCommitment && (
+            <div className="stat-row">
+              <span className="muted">Deal commitment</span>
+              <span className="mono small" title={table.handCommitment}>
+                {table.handCommitment.slice(0, 16)}…
+              </span>
+            </div>
+          )}
+          <Popover.Arrow className="popover-arrow" />
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+
+  const waitingPanel =
+    table.status === 'WAITING' ? (
+      <div className="table-panel waiting-panel" role="region" aria-label="Waiting for players">
+        <h2 className="panel-title">{isHost ? 'Your table' : 'Waiting for Host'}</h2>
+        <p className="muted small">
+          {table.seats.filter(Boolean).length}/4 seated · buy-in <span className="gold">{formatCoins(table.buyIn)}</span>
+        </p>
+        {isHost ? (
+          <button type="button" className="btn btn-primary" onClick={onStartClick} disabled={starting}>
+            {starting ? 'Starting…' : 'Start Game'}
+          </button>
+        ) : (
+          <p className="muted">Only {hostName} can start</p>
+        )}
+      </div>
+    ) : null;
+
+  const panelPlayers = [
+    ...table.seats.map((s, i) => (s ? { key: `s${i}`, id: s.id, username: s.username, avatar: s.avatar, seat: i, bot: s.type === 'bot', spectator: false } : null)).filter(Boolean),
+    ...table.spectators.map((s) => ({ key: `sp${s.id}`, id: s.id, username: s.username, avatar: s.avatar, seat: -1, bot: false, spectator: true })),
+  ] as { key: string; id: string; username: string; avatar: string | null; seat: number; bot: boolean; spectator: boolean }[];
+
+  const chatPanel = (
+    <aside className={`table-side ${narrow ? (chatOpenMobile ? 'open' : 'closed') : ''}`} aria-label="Table chat and players">
+      {narrow && (
+        <button type="button" className="icon-btn side-close" aria-label="Close chat" onClick={() => setChatOpenMobile(false)}>
+          <X size={18} />
+        </button>
+      )}
+      <Tabs.Root defaultValue="chat" className="tabs fill">
+        <Tabs.List className="tab-list" aria-label="Table panel">
+          <Tabs.Trigger value="chat" className="tab">
+            <MessageSquare size={16} /> Chat
+          </Tabs.Trigger>
+          <Tabs.Trigger value="players" className="tab">
+            <Users size={16} /> Players
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="chat" className="tab-content fill">
+          <ChatPanel
+            header={
+              <div className="segmented small chat-toggle" role="radiogroup" aria-label="Chat room">
+                <button type="button" role="radio" aria-checked={chatMode === 'game'} className={chatMode === 'game' ? 'active' : ''} onClick={() => setChatMode('game')}>
+                  Game chat
+                </button>
+                <button type="button" role="radio" aria-checked={chatMode === 'lobby'} className={chatMode === 'lobby' ? 'active' : ''} onClick={() => setChatMode('lobby')}>
+                  Lobby chat
+                </button>
+              </div>
+            }
+            messages={chatMode === 'game' ? chat : sock.lobbyMessages}
+            onSend={sendChat}
+            canSend={chatMode === 'game' ? sock.ready : sock.authenticated}
+            selfId={user?.id}
+            placeholder={chatMode === 'game' ? 'Message the table…' : 'Message the lobby…'}
+          />
+        </Tabs.Content>
+        <Tabs.Content value="players" className="tab-content fill">
+          <ul className="player-list pad">
+            {panelPlayers.map((p) => (
+              <li key={p.key} className="player-row">
+                <span className="player-main static">
+                  <Avatar src={p.avatar} id={p.id} name={p.username} size={30} isBot={p.bot} />
+                  <span className="player-name">{p.username}</span>
+                  {p.spectator ? (
+                    <SpectatorEye />
+                  ) : (
+                    <span className={`dot team-${seatColor(table.gameMode, p.seat)}`} aria-label={`Seat ${p.seat + 1}`} />
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Tabs.Content>
+      </Tabs.Root>
+    </aside>
+  );
+
+  return (
+    <div className="table-page" style={{ ['--scale' as string]: scale }}>
+      <header className="table-top">
+        <button type="button" className="btn btn-ghost btn-sm" onClick={onLeaveClick} aria-label={spectating ? 'Back to lobby' : 'Leave table'}>
+          <ArrowLeft size={16} /> <span className="hide-narrow">{spectating ? 'Lobby' : 'Leave'}</span>
+        </button>
+        <Logo size={26} />
+        <div className="table-title">
+          <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
+          <span className="badge badge-dim">{table.gameMode}</span>
+          <span className="gold num hide-narrow">{formatCoins(table.buyIn)}</span>
+          {spectating && <span className="badge badge-neutral">SPECTATING</span>}
+        </div>
+        {details}
+        <div className="table-top-right">
+          {scores}
+          <button type="button" className="icon-btn" aria-label={muted ? 'Unmute sounds' : 'Mute sounds'} aria-pressed={muted} onClick={() => setMuted(!muted)}>
+            {muted ? <VolumeX size={18} /> : <Volume2 size={18} />}
+          </button>
+          {mobile && !isDesktopApp() && (
+            <button type="button" className="icon-btn" aria-label={fullscreen ? 'Exit full screen' : 'Full screen'} onClick={toggleFullscreen}>
+              {fullscreen ? <Minimize size={18} /> : <Maximize size={18} />}
+            </button>
+          )}
+          {narrow && (
+            <button type="button" className="icon-btn" aria-label="Open chat" onClick={() => setChatOpenMobile(true)}>
+              <MessageSquare size={18} />
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="table-body">
+        <main className="felt-wrap" aria-label="Card table">
+          <div className="felt">
+            {[0, 1, 2, 3].map((s) => (
+              <SeatBadge
+                key={s}
+                table={table}
+                seat={s}
+                player={table.seats[s]}
+                isTurn={table.turn === s && (table.status === 'BIDDING' || table.status === 'PLAYING')}
+                turnSecondsLeft={s === mySeat && isMyTurn ? turnLeft : null}
+                replacementLeft={!table.seats[s] && replacements[s] ? Math.max(0, Math.ceil((replacements[s] - nowMs) / 1000)) : null}
+                canJoin={!table.seats[s] && mySeat === null && !spectateParam && (table.status === 'WAITING' || !!replacements[s])}
+                onJoin={() => void joinSeat(s)}
+                canInviteBot={!table.seats[s] && isHost && (table.status === 'WAITING' || !!replacements[s])}
+                onInviteBot={() => void inviteBot(s)}
+                canRemoveBot={mayRemoveBot(s)}
+                onRemoveBot={() => void removeBot(s)}
+              />
+            ))}
+            <div className="trick-area" aria-label="Current trick" aria-live="polite">
+              {displayTrick.map((tc) => (
+                <div
+                  key={`${tc.seat}-${tc.card.suit}${tc.card.rank}`}
+                  className={`trick-card from-${positionOf(tc.seat, mySeat)} ${winnerSeat === tc.seat ? 'winner' : ''}`}
+                >
+                  <CardFace card={tc.card} />
+                </div>
+              ))}
+              {trickBanner && (
+                <div className="trick-banner" role="status">
+                  {(table.seats[trickBanner.winner]?.username ?? `Seat ${trickBanner.winner + 1}`) + ' wins the trick!'}
+                </div>
+              )}
+            </div>
+            {waitingPanel}
+            {table.status === 'BIDDING' && canAct && !isMyTurn && !dealing && (
+              <div className="turn-hint" role="status">
+                {table.turn !== null ? `${table.seats[table.turn]?.username ?? 'Player'} is bidding…` : 'Bidding…'}
+              </div>
+            )}
+            {blindPrompt && <BlindNilPrompt onYes={() => bid(0, true)} onNo={declineBlind} />}
+            {showBidding && myLegalBids && <BiddingPanel bids={myLegalBids.bids} onBid={(b) => bid(b)} disabled={bidSent} />}
+            {canAct && table.status === 'PLAYING' && isMyTurn && !trickBanner && !table.trickPending && (
+              <div className="turn-hint you" role="status">
+                Your turn
+              </div>
+            )}
+            {canAct && table.handHidden && table.status === 'BIDDING' && !blindPrompt && !isMyTurn && (
+              <button type="button" className="btn btn-secondary btn-sm look-btn" onClick={declineBlind}>
+                Look at my cards
+              </button>
+            )}
+          </div>
+          {canAct && (
+            <div className="hand-wrap">
+              <Hand
+                cards={table.hand}
+                hidden={table.handHidden}
+                hiddenCount={table.handCounts[mySeat ?? 0] ?? 0}
+                legal={myLegalCards}
+                canPlay={isMyTurn && table.status === 'PLAYING' && !table.trickPending && !trickBanner}
+                pendingCard={pendingCard}
+                onPlay={playCard}
+                dealKey={`h${table.handNumber}`}
+                width={(narrow ? width : width - Math.min(420, Math.max(280, width * 0.3))) - 32}
+                cardWidth={88 * scale}
+                animate={dealing}
+              />
+            </div>
+          )}
+        </main>
+        {chatPanel}
+      </div>
+      {sock.error && <div className="conn-banner" role="status">{sock.error}</div>}
+      {summary && !result && (
+        <HandSummaryDialog
+          summary={summary}
+          secondsLeft={summaryLeft}
+          gameMode={table.gameMode}
+          seats={table.seats}
+          commitment={commitments.current.get(summary.handNumber) ?? summary.commitment}
+          myDealt={dealt.current.get(summary.handNumber) ?? null}
+          mySeat={mySeat}
+          onClose={() => undefined}
+        />
+      )}
+      {result && (
+        <ResultDialog
+          result={result}
+          secondsLeft={resultLeft}
+          seats={table.seats}
+          mySeat={mySeat}
+          gameMode={table.gameMode}
+          settings={table.settings}
+          waitingText={playAgainText}
+          onPlayAgain={playAgain}
+          onLeave={() => void leave()}
+        />
+      )}
+      <Modal
+        open={startWarning?.kind === 'empty'}
+        onOpenChange={(o) => !o && setStartWarning(null)}
+        title="Empty seats"
+        description={startWarning?.kind === 'empty' ? `Coin games require 4 human players. You have ${startWarning.empty} empty seat(s).` : ''}
+        className="modal-sm"
+        hideClose
+      >
+        <p>If you continue, the game will start with bot players in all empty seats and the game will not be rated.</p>
+        <div className="modal-actions">
+          <button type="button" className="btn btn-ghost" onClick={() => setStartWarning(null)}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => void doStart()}>
+            Play with Bots
+          </button>
+        </div>
+      </Modal>
+      <Modal
+        open={startWarning?.kind === 'bots'}
+        onOpenChange={(o) => !o && setStartWarning(null)}
+        title="Bot Players Detected"
+        description={startWarning?.kind === 'bots' ? `This table has ${startWarning.bots} bot player(s). The game will start, but it will not be rated.` : ''}
+        className="modal-sm"
+        hideClose
+      >
+        <div className="modal-actions">
+          <button type="button" className="btn btn-ghost" onClick={() => setStartWarning(null)}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => void doStart()}>
+            Start Game
+          </button>
+        </div>
+      </Modal>
+      <ConfirmDialog
+        open={leaveConfirm}
+        title="Leave the table?"
+        message={table.rated ? 'The game is in progress: leaving forfeits your buy-in.' : 'The game is in progress: a bot will take your seat.'}
+        yesLabel="Leave"
+        noLabel="Stay"
+        danger
+        onYes={() => void leave()}
+        onNo={() => setLeaveConfirm(false)}
+      />
+      {portrait && (
+        <div className="rotate-overlay" role="alertdialog" aria-label="Please Rotate Your Device">
+          <RotateCw size={48} aria-hidden="true" />
+          <p>Please Rotate Your Device</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function mergeChat(prev: ChatMessage[], add: ChatMessage[]): ChatMessage[] {
+  const seen = new Set(prev.map((m) => m.id));
+  const out = [...prev];
+  for (const m of add) if (!seen.has(m.id)) out.push(m);
+  return out.slice(-300);
+}
+
+function CenterMessage({ text, onBack }: { text: string; onBack: () => void }) {
+  return (
+    <div className="loading-screen">
+      <Logo size={48} />
+      <p className="h3">{text}</p>
+      <button type="button" className="btn btn-secondary" onClick={onBack}>
+        Back to lobby
+      </button>
+    </div>
+  );
+}
+
+// Re-exported for tests.
+export { normalizeCard, cardEquals };

@@ -1,0 +1,47 @@
+// The web build of the renderer (served by the backend at /). The Electron build is electron.vite.config.ts.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { fileURLToPath } from 'node:url';
+
+const commonSrc = fileURLToPath(new URL('../common/src/index.ts', import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./src/renderer', import.meta.url)),
+  base: '/',
+  plugins: [
+    react(),
+    // Service worker (web only): precache the app shell; never cache the API or the socket.
+    VitePWA({
+      injectRegister: null, // registered by src/renderer/lib/sw.ts with workbox-window
+      registerType: 'autoUpdate',
+      filename: 'sw.js',
+      manifest: {
+        name: 'Spades',
+        short_name: 'Spades',
+        description: 'Online Spades: partners and solo games for coins',
+        theme_color: '#0f172a',
+        background_color: '#0b1120',
+        display: 'standalone',
+        start_url: '/',
+        icons: [{ src: '/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/, /^\/health$/],
+        runtimeCaching: [],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  resolve: { alias: { '@spades/common': commonSrc } },
+  publicDir: fileURLToPath(new URL('./public', import.meta.url)),
+  build: {
+    outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
+    emptyOutDir: true,
+    // react-dom + router + socket.io + radix are ~500 kB minified (~165 kB gzip); the table is a lazy chunk.
+    chunkSizeWarningLimit: 700,
+  },
+  server: { proxy: { '/api': 'http://localhost:3000', '/socket.io': { target: 'http://localhost:3000', ws: true } } },
+});
