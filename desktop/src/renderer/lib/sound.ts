@@ -32,20 +32,22 @@ function audio(): AudioContext | null {
   return ctx;
 }
 
-function tone(ac: AudioContext, freq: number, start: number, dur: number, vol: number, type: OscillatorType): void {
+/** One note shaped 0 → 1 → 0 into `out` (the sound's volume node). */
+function tone(ac: AudioContext, out: AudioNode, freq: number, start: number, dur: number, type: OscillatorType): void {
   const osc = ac.createOscillator();
-  const gain = ac.createGain();
+  const env = ac.createGain();
   osc.type = type;
   osc.frequency.setValueAtTime(freq, start);
-  gain.gain.setValueAtTime(0.0001, start);
-  gain.gain.exponentialRampToValueAtTime(Math.max(0.0002, vol), start + 0.01);
-  gain.gain.exponentialRampToValueAtTime(0.0001, start + dur);
-  osc.connect(gain).connect(ac.destination);
+  env.gain.setValueAtTime(0.0001, start);
+  env.gain.exponentialRampToValueAtTime(1, start + 0.01);
+  env.gain.exponentialRampToValueAtTime(0.0001, start + dur);
+  osc.connect(env).connect(out);
   osc.start(start);
   osc.stop(start + dur + 0.02);
 }
 
-function noiseBurst(ac: AudioContext, start: number, dur: number, vol: number): void {
+/** A short filtered noise burst (a card landing on felt), peak amplitude 1, into `out`. */
+function noiseBurst(ac: AudioContext, out: AudioNode, start: number, dur: number): void {
   const len = Math.floor(ac.sampleRate * dur);
   const buf = ac.createBuffer(1, len, ac.sampleRate);
   const data = buf.getChannelData(0);
@@ -55,27 +57,37 @@ function noiseBurst(ac: AudioContext, start: number, dur: number, vol: number): 
   const filter = ac.createBiquadFilter();
   filter.type = 'bandpass';
   filter.frequency.value = 2400;
-  const gain = ac.createGain();
-  gain.gain.value = vol;
-  src.connect(filter).connect(gain).connect(ac.destination);
+  src.connect(filter).connect(out);
   src.start(start);
 }
 
+/**
+ * Plays a sound at its §9 volume: every sound goes through one gain node whose value is exactly
+ * VOLUMES[name] (card 0.3, bid 0.5, win 0.5); the notes inside are shaped at full scale.
+ */
 export function play(name: SoundName): void {
   if (muted) return;
   const ac = audio();
   if (!ac) return;
   const t = ac.currentTime + 0.005;
-  const v = VOLUMES[name];
   try {
-    if (name === 'card') noiseBurst(ac, t, 0.09, v);
-    else if (name === 'bid') tone(ac, 660, t, 0.16, v * 0.6, 'sine');
+    const volume = ac.createGain();
+    volume.gain.value = VOLUMES[name];
+    volume.connect(ac.destination);
+    if (name === 'card') noiseBurst(ac, volume, t, 0.09);
+    else if (name === 'bid') tone(ac, volume, 660, t, 0.16, 'sine');
     else {
-      tone(ac, 523.25, t, 0.18, v * 0.5, 'triangle');
-      tone(ac, 659.25, t + 0.09, 0.18, v * 0.5, 'triangle');
-      tone(ac, 783.99, t + 0.18, 0.3, v * 0.5, 'triangle');
+      // Win: a rising arpeggio, one note after another so they do not add up above the volume.
+      tone(ac, volume, 523.25, t, 0.12, 'triangle');
+      tone(ac, volume, 659.25, t + 0.12, 0.12, 'triangle');
+      tone(ac, volume, 783.99, t + 0.24, 0.3, 'triangle');
     }
   } catch {
     /* audio is best effort */
   }
+}
+
+/** For tests: forget the AudioContext so the next sound creates a new one. */
+export function resetAudioForTests(): void {
+  ctx = null;
 }
