@@ -10,10 +10,11 @@ export function filterAndSortPlayers(players: readonly LobbyPlayer[], filter: Pl
   const list = players.filter((p) =>
     filter === 'friends' ? p.status === 'friend' : filter === 'hideBlocked' ? p.status !== 'blocked' : true,
   );
+  // Keys in the spec's order of precedence: friend, then online, then (All only) blocked.
   const rank = (p: LobbyPlayer): number[] => [
-    filter === 'all' && p.status === 'blocked' ? 1 : 0,
     p.status === 'friend' ? 0 : 1,
     p.online ? 0 : 1,
+    filter === 'all' && p.status === 'blocked' ? 1 : 0,
   ];
   return [...list].sort((a, b) => {
     const ra = rank(a);
