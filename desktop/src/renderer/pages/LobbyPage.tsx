@@ -4,7 +4,7 @@ import { Tabs } from 'radix-ui';
 import { MessageSquare, Plus, Users, LayoutGrid, Spade } from 'lucide-react';
 import { toCreateGameRequest, type GameSettings } from '@spades/common';
 import { useSession } from '../session/session';
-import { useSocket, useSocketEvent } from '../socket/socket';
+import { useSocket, useSocketEvent, type SpecIdentity } from '../socket/socket';
 import { api, errorText } from '../lib/api';
 import { useGames, useUsers } from '../lib/queries';
 import { isWelcomeDismissed, setWelcomeDismissed } from '../lib/storage';
@@ -148,7 +148,8 @@ export function LobbyPage() {
 
   const sendLobby = (text: string) => {
     if (!user || !socket.authenticated) return;
-    socket.emit('lobby_chat_message', { userId: user.id, username: user.username, message: text, timestamp: Date.now() });
+    const lobbyMessage: { message: string } & SpecIdentity = { userId: user.id, username: user.username, message: text, timestamp: Date.now() };
+    socket.emit('lobby_chat_message', lobbyMessage);
   };
 
   const loading = games.isLoading && !spinnerExpired;

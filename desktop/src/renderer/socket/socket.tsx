@@ -6,6 +6,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import type { ChatMessage as WireLobbyChatMessage, ClientToServerEvents, ServerToClientEvents } from '@spades/common';
 import { getApiBase } from '../lib/platform';
 import { normalizeChat, type ChatMessage } from '../lib/types';
 import { useSession } from '../session/session';
@@ -21,6 +22,22 @@ export const SOCKET_OPTIONS = {
 } as const;
 export const CONNECT_WAIT_MS = 10_000;
 
+/**
+ * Spec §7 lists a userId (at the table also a timestamp, in lobby chat the whole message object) on some emits.
+ * common's protocol leaves them out: the server takes the identity from the authenticated socket and ignores
+ * them. The client still sends them, typed as this explicit extension of common's payloads.
+ */
+export interface SpecIdentity {
+  userId: string;
+  username?: string;
+  timestamp?: number;
+}
+
+/** The client side of common's typed wire protocol (spec §7). */
+export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type ClientEvent = keyof ClientToServerEvents;
+export type ServerEvent = keyof ServerToClientEvents;
+
 export interface ConnectionState {
   connecting: boolean;
   connected: boolean;
@@ -28,13 +45,13 @@ export interface ConnectionState {
 }
 
 export interface SocketValue extends ConnectionState {
-  socket: Socket | null;
+  socket: AppSocket | null;
   ready: boolean;
   error: string | null;
   onlineIds: ReadonlySet<string>;
   lobbyMessages: ChatMessage[];
   /** Emits if a socket exists; otherwise records 'No socket available' and returns false. */
-  emit(event: string, ...args: unknown[]): boolean;
+  emit<E extends ClientEvent>(event: E, ...args: Parameters<ClientToServerEvents[E]>): boolean;
   clearError(): void;
 }
 
@@ -47,7 +64,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
   const notify = useNotify();
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
-  const [socket, setSocket] = useState<Socket | null>(null);
+  const [socket, setSocket] = useState<AppSocket | null>(null);
   const [conn, setConn] = useState<ConnectionState>(initial);
   const [error, setError] = useState<string | null>(null);
   const [onlineIds, setOnlineIds] = useState<ReadonlySet<string>>(new Set());
@@ -62,7 +79,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       return;
     }
     const u = userRef.current;
-    const s = io(getApiBase() || undefined, {
+    const s: AppSocket = io(getApiBase() || undefined, {
       ...SOCKET_OPTIONS,
       transports: [...SOCKET_OPTIONS.transports],
       auth: { token, userId, username: u?.username, avatar: u?.avatar ?? null },
@@ -83,7 +100,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       setConn({ connecting: false, connected: true, authenticated: false });
       authenticate();
     });
-    s.on('authenticated', (p: { success?: boolean } | undefined) => {
+    s.on('authenticated', (p) => {
       const ok = p?.success !== false;
       setConn((c) => ({ ...c, authenticated: ok }));
       if (!ok) setError('Socket authentication failed');
@@ -101,21 +118,17 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       setError('Failed to reconnect after all attempts');
       notifyRef.current('Connection error - please refresh the page');
     });
-    s.on('online_users', (ids: unknown) => {
+    s.on('online_users', (ids) => {
       if (Array.isArray(ids)) setOnlineIds(new Set(ids.map(String)));
     });
-    s.on('lobby_chat_message', (raw: unknown) => {
+    s.on('lobby_chat_message', (raw: WireLobbyChatMessage) => {
+      // Typed on the wire, still checked at runtime (§5: a message in an invalid format is logged and ignored).
       const m = normalizeChat(raw);
       if (!m) {
         console.warn('Ignoring chat message in an invalid format', raw);
         return;
       }
       setLobbyMessages((prev) => (prev.some((p) => p.id === m.id) ? prev : [...prev.slice(-199), m]));
-    });
-    s.on('lobby_chat_history', (raw: unknown) => {
-      if (!Array.isArray(raw)) return;
-      const list = raw.map(normalizeChat).filter((m): m is ChatMessage => m !== null);
-      setLobbyMessages(list);
     });
     return () => {
       clearTimeout(timer);
@@ -128,12 +141,13 @@ export function SocketProvider({ children }: { children: ReactNode }) {
   }, [token, userId]);
 
   const emit = useCallback(
-    (event: string, ...args: unknown[]) => {
+    <E extends ClientEvent>(event: E, ...args: Parameters<ClientToServerEvents[E]>) => {
       if (!socket) {
         setError('No socket available');
         return false;
       }
-      socket.emit(event, ...args);
+      // socket.io's EventParams<…, E> is Parameters<…[E]> for a generic E, which TypeScript cannot prove.
+      (socket.emit as (ev: E, ...a: Parameters<ClientToServerEvents[E]>) => void)(event, ...args);
       return true;
     },
     [socket],
@@ -162,18 +176,20 @@ export function useSocket(): SocketValue {
   return v;
 }
 
-/** Subscribes to a socket event for the lifetime of the component (re-subscribes on a new socket). */
-export function useSocketEvent<T = unknown>(event: string, handler: (payload: T, ...rest: unknown[]) => void): void {
+/** Subscribes to a server event for the lifetime of the component (re-subscribes on a new socket). */
+export function useSocketEvent<E extends ServerEvent>(event: E, handler: ServerToClientEvents[E]): void {
   const { socket } = useSocket();
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => {
     if (!socket) return;
-    const h = (p: T, ...rest: unknown[]) => ref.current(p, ...rest);
-    socket.on(event, h);
-    return () => {
-      socket.off(event, h);
-    };
+    const h = ((...args: Parameters<ServerToClientEvents[E]>) =>
+      (ref.current as (...a: Parameters<ServerToClientEvents[E]>) => void)(...args)) as ServerToClientEvents[E];
+    // Same generic-event limitation of socket.io's typings as in emit().
+    const on = socket.on.bind(socket) as (ev: E, fn: ServerToClientEvents[E]) => void;
+    const off = socket.off.bind(socket) as (ev: E, fn: ServerToClientEvents[E]) => void;
+    on(event, h);
+    return () => off(event, h);
   }, [socket, event]);
 }
 

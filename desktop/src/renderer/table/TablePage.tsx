@@ -2,9 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Popover, Tabs } from 'radix-ui';
 import { ArrowLeft, Info, Maximize, MessageSquare, Minimize, RotateCw, Users, Volume2, VolumeX, X } from 'lucide-react';
-import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Card } from '@spades/common';
+import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Card, type GameIdPayload, type GameOver, type JoinGamePayload, type MakeBidPayload, type PlayCardPayload } from '@spades/common';
 import { useSession } from '../session/session';
-import { useSocket, useSocketEvent } from '../socket/socket';
+import { useSocket, useSocketEvent, type SpecIdentity } from '../socket/socket';
 import { api, ApiError, errorText } from '../lib/api';
 import { bridge, isDesktopApp, isMobileOrTablet } from '../lib/platform';
 import { modeBadge, normalizeChat, type ChatMessage } from '../lib/types';
@@ -157,7 +157,8 @@ export function TablePage() {
       }
       sock.emit('join_game_as_spectator', { gameId });
     } else {
-      sock.emit('join_game', { gameId, userId: user.id, timestamp: Date.now() });
+      const join: JoinGamePayload & SpecIdentity = { gameId, userId: user.id, timestamp: Date.now() };
+      sock.emit('join_game', join);
     }
     void load();
   }, [sock.ready, gameId, spectateParam, loaded, seated]);
@@ -193,8 +194,9 @@ export function TablePage() {
     setSummary(s);
     setSummaryDeadline(Date.now() + SUMMARY_MS);
   });
-  useSocketEvent('game_over', (p: Record<string, unknown>) => {
-    if (!mine(p)) return;
+  useSocketEvent('game_over', (over) => {
+    if (!mine(over)) return;
+    const p = over as Partial<GameOver> & { coinsWon?: unknown };
     const t = tableRef.current;
     const wt = p.winningTeam === 'team1' || p.winningTeam === 'team2' ? p.winningTeam : null;
     // PARTNERS: one score per team (the server's finalScores may be per seat); SOLO: one per seat.
@@ -342,7 +344,8 @@ export function TablePage() {
   // ---- actions -----------------------------------------------------------------------------------
   const leave = async (auto = false) => {
     if (user) {
-      sock.emit('leave_game', { gameId, userId: user.id });
+      const leavePayload: GameIdPayload & SpecIdentity = { gameId, userId: user.id };
+      sock.emit('leave_game', leavePayload);
       await api.post(`/api/games/${encodeURIComponent(gameId)}/leave`, { id: user.id }).catch(() => undefined);
     }
     if (!auto) setLeaveConfirm(false);
@@ -357,14 +360,16 @@ export function TablePage() {
   const playCard = (c: Card) => {
     if (!isMyTurn || pendingCard || !user) return;
     setPendingCard(c);
-    sock.emit('play_card', { gameId, userId: user.id, card: cardCode(c), actionId: actionId() });
+    const payload: PlayCardPayload & SpecIdentity = { gameId, userId: user.id, card: cardCode(c), actionId: actionId() };
+    sock.emit('play_card', payload);
   };
 
   const bid = (b: number, blind = false) => {
     if (!user || bidSent) return;
     setBidSent(true);
     setBlindPrompt(false);
-    sock.emit('make_bid', { gameId, userId: user.id, bid: b, blind, actionId: actionId() });
+    const payload: MakeBidPayload & SpecIdentity = { gameId, userId: user.id, bid: b, blind, actionId: actionId() };
+    sock.emit('make_bid', payload);
   };
 
   const declineBlind = () => {
@@ -384,7 +389,8 @@ export function TablePage() {
       });
       if (res && typeof res === 'object' && res.error) throw new Error(res.error);
       if (spectateParam) navigate(`/table/${encodeURIComponent(gameId)}`, { replace: true });
-      sock.emit('join_game', { gameId, userId: user.id, timestamp: Date.now() });
+      const join: JoinGamePayload & SpecIdentity = { gameId, userId: user.id, timestamp: Date.now() };
+      sock.emit('join_game', join);
       accept(res);
       void load();
     } catch (e) {
@@ -463,7 +469,8 @@ export function TablePage() {
       sock.emit('chat_message', { gameId, message: text });
     } else {
       if (!sock.authenticated) return;
-      sock.emit('lobby_chat_message', { userId: user.id, username: user.username, message: text, timestamp: Date.now() });
+      const lobbyMessage: { message: string } & SpecIdentity = { userId: user.id, username: user.username, message: text, timestamp: Date.now() };
+      sock.emit('lobby_chat_message', lobbyMessage);
     }
   };
 
