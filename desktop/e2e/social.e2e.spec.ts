@@ -10,7 +10,7 @@ test('lobby: live game cards with every badge, filters, watch a table as a spect
   await expect(cards.first()).toBeVisible();
   // A game created while the lobby is open arrives through games_updated.
   const before = await cards.count();
-  await apiCreateGame(b.token, { gameMode: 'SOLO', biddingOption: 'WHIZ', minPoints: -200, maxPoints: 300, buyIn: 1_500_000, specialRules: { screamer: true, allowBlindNil: true } });
+  await apiCreateGame(b.token, { gameMode: 'SOLO', biddingOption: 'REG', minPoints: -200, maxPoints: 300, buyIn: 1_500_000, specialRules: { screamer: true, allowBlindNil: true } });
   await expect(cards).toHaveCount(before + 1);
   const solo = cards.filter({ hasText: 'SCREAMER' }).first();
   await expect(solo).toContainText('SOLO');

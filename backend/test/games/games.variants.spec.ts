@@ -51,7 +51,8 @@ describe('games redaction over random variants (real sockets)', () => {
           minPoints: -250,
           specialRules: {
             allowNil: true,
-            allowBlindNil: v.biddingOption === 'MIRROR' ? false : v.allowBlindNil,
+            // clarification 1: blind nil only with REG, 4 OR NIL and SUICIDE (validateSettings rejects it elsewhere)
+            allowBlindNil: ['REG', '4 OR NIL', 'SUICIDE'].includes(v.biddingOption) && v.allowBlindNil,
             screamer: v.rule === 'screamer',
             assassin: v.rule === 'assassin',
           },

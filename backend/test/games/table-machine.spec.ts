@@ -3,7 +3,7 @@
  * redaction of every payload for every recipient (property test over random variants), authorization.
  */
 import fc from 'fast-check';
-import { Card, GameSettings, validateSettings } from '@spades/common';
+import { blindNilOffered, Card, GameSettings, validateSettings } from '@spades/common';
 import { loadGamesConfig } from '../../src/games/games.config';
 import { Effects, newEffects, newTable, Participant, TableError, TableMachine, TableRecord } from '../../src/games/table';
 import { notePayload, Recipient, tableView } from '../../src/games/wire';
@@ -161,7 +161,7 @@ describe('TableMachine', () => {
           maxPoints: 100,
           specialRules: {
             allowNil: true,
-            allowBlindNil: v.biddingOption === 'MIRROR' ? false : v.allowBlindNil,
+            allowBlindNil: blindNilOffered({ biddingOption: v.biddingOption, gimmick: v.gimmick }) && v.allowBlindNil,
             screamer: v.rule === 'screamer',
             assassin: v.rule === 'assassin',
           },

@@ -292,9 +292,16 @@ describe('engine: bidding', () => {
     expect(ok(step(s0, { type: 'bid', seat, bid: 3 })).revealed[seat]).toBe(true);
   });
 
-  it('blind nil not offered and hands visible in WHIZ even when the table allows blind nil', () => {
-    const s = start(settings({ opt: 'WHIZ', blind: true }));
+  it('blind nil not offered and hands visible in WHIZ even in a (legacy) state whose table allows blind nil', () => {
+    // validateSettings rejects WHIZ + Blind Nil (BLIND_NIL_NOT_OFFERED), so createGame would throw; a state
+    // stored before that rule is still handled: blind nil is never offered there.
+    expect(() => createGame(settings({ opt: 'WHIZ', blind: true }))).toThrow(/BLIND_NIL_NOT_OFFERED/);
+    const w = start(settings({ opt: 'WHIZ' }));
+    const s: GameState = { ...w, settings: { ...w.settings, specialRules: { ...w.settings.specialRules, allowBlindNil: true } } };
     for (const seat of [0, 1, 2, 3] as Seat[]) expect(viewFor(s, seat).hand).not.toBeNull();
+    const seat = s.turn as Seat;
+    if (legalBids(viewFor(s, seat)).bids.length > 0) expect(legalBids(viewFor(s, seat)).blindNil).toBe(false);
+    expect(errOf(step(s, { type: 'bid', seat, bid: 0, blind: true }))).toBe('BLIND_NIL_NOT_ALLOWED');
   });
 
   it('SUICIDE with blind nil: second partner after a non-nil bid chooses nil or blind nil', () => {

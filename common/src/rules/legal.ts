@@ -4,7 +4,7 @@
  */
 import type { Card } from './cards';
 import type { Seat } from './deal';
-import { effectiveGimmick, GameSettings } from './settings';
+import { blindNilOffered, effectiveGimmick, GameSettings } from './settings';
 import type { TrickCard } from './state';
 import { EngineError, EngineErrorCode } from './errors';
 
@@ -27,12 +27,9 @@ const NON_NIL_BIDS = ALL_BIDS.slice(1);
  */
 export function blindNilPossible(settings: GameSettings, seat: Seat, bids: readonly (number | null)[]): boolean {
   const sr = settings.specialRules;
-  if (!sr.allowBlindNil || !sr.allowNil) return false;
-  if (settings.biddingOption === 'REG') return true;
-  const g = effectiveGimmick(settings);
-  if (g === '4 OR NIL') return true;
-  if (g === 'SUICIDE') return bids[(seat + 2) % 4] !== 0;
-  return false;
+  if (!sr.allowBlindNil || !sr.allowNil || !blindNilOffered(settings)) return false;
+  if (effectiveGimmick(settings) === 'SUICIDE') return bids[(seat + 2) % 4] !== 0;
+  return true;
 }
 
 /**

@@ -1,6 +1,9 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { apply, createGame } from './engine';
+import { legalBids, viewFor } from './view';
 import {
-  applySettingsChange, DEFAULT_SETTINGS, formatBuyIn, formatCoins, GameSettings, nextBuyIn, nextMaxPoints, nextMinPoints,
+  applySettingsChange, BIDDING_OPTIONS, blindNilOffered, DEFAULT_SETTINGS, GAME_MODES, GIMMICKS, SettingsChange, formatBuyIn, formatCoins, GameSettings, nextBuyIn, nextMaxPoints, nextMinPoints,
   prevBuyIn, prevMaxPoints, prevMinPoints, settingsControlState, toCreateGameRequest, toListItemRules, validateSettings,
 } from './settings';
 
@@ -40,6 +43,11 @@ describe('validateSettings', () => {
     ['MIRROR nil off', make({ biddingOption: 'MIRROR', sr: { allowNil: false } }), 'MIRROR_REQUIRES_NIL'],
     ['MIRROR blind nil', make({ biddingOption: 'MIRROR', sr: { allowBlindNil: true } }), 'MIRROR_FORBIDS_BLIND_NIL'],
     ['blind nil without nil', make({ sr: { allowNil: false, allowBlindNil: true } }), 'BLIND_NIL_REQUIRES_NIL'],
+    ['WHIZ blind nil', make({ biddingOption: 'WHIZ', sr: { allowBlindNil: true } }), 'BLIND_NIL_NOT_OFFERED'],
+    ['BID 3 blind nil', make({ biddingOption: 'GIMMICK', gimmick: 'BID 3', sr: { allowBlindNil: true } }), 'BLIND_NIL_NOT_OFFERED'],
+    ['BID HEARTS blind nil', make({ biddingOption: 'GIMMICK', gimmick: 'BID HEARTS', sr: { allowBlindNil: true } }), 'BLIND_NIL_NOT_OFFERED'],
+    ['CRAZY ACES blind nil', make({ gameMode: 'SOLO', biddingOption: 'GIMMICK', gimmick: 'CRAZY ACES', sr: { allowBlindNil: true } }), 'BLIND_NIL_NOT_OFFERED'],
+    ['BID 3 blind nil (request shape)', { ...make({ sr: { allowBlindNil: true } }), biddingOption: 'BID 3', gimmick: undefined }, 'BLIND_NIL_NOT_OFFERED'],
     ['screamer and assassin', make({ sr: { screamer: true, assassin: true } }), 'SCREAMER_AND_ASSASSIN'],
     ['bad mode', { ...make(), gameMode: 'TRIO' }, 'INVALID_GAME_MODE'],
     ['bad option', { ...make(), biddingOption: 'FOO' }, 'INVALID_BIDDING_OPTION'],
@@ -63,6 +71,9 @@ describe('validateSettings', () => {
     make({ biddingOption: 'WHIZ', sr: { screamer: true } }),
     make({ sr: { allowNil: true, allowBlindNil: true, assassin: true } }),
     make({ sr: { allowNil: false } }),
+    make({ biddingOption: 'GIMMICK', gimmick: 'SUICIDE', sr: { allowBlindNil: true } }),
+    make({ gameMode: 'SOLO', biddingOption: 'GIMMICK', gimmick: '4 OR NIL', sr: { allowBlindNil: true } }),
+    make({ biddingOption: 'REG', gimmick: 'BID 3', sr: { allowBlindNil: true } }), // the gimmick only counts with GIMMICK
   ])('accepts valid settings %#', (s) => {
     expect(validateSettings(s).ok).toBe(true);
   });
@@ -117,6 +128,75 @@ describe('applySettingsChange (form coupling, §4)', () => {
     const a = applySettingsChange(s, { field: 'assassin', value: true });
     expect(a.specialRules).toMatchObject({ screamer: false, assassin: true });
     expect(applySettingsChange(a, { field: 'screamer', value: true }).specialRules).toMatchObject({ screamer: true, assassin: false });
+  });
+  it.each([
+    ['WHIZ', { field: 'biddingOption', value: 'WHIZ' }],
+    ['MIRROR', { field: 'biddingOption', value: 'MIRROR' }],
+  ] as const)('%s turns blind nil off and disables it (clarification 1)', (_n, change) => {
+    const on = make({ sr: { allowBlindNil: true } });
+    const n = applySettingsChange(on, change);
+    expect(n.specialRules.allowBlindNil).toBe(false);
+    expect(settingsControlState(n).blindNilEnabled).toBe(false);
+    expect(applySettingsChange(n, { field: 'allowBlindNil', value: true }).specialRules.allowBlindNil).toBe(false);
+    expect(validateSettings(n).ok).toBe(true);
+  });
+  it.each(['BID 3', 'BID HEARTS', 'CRAZY ACES'] as const)('gimmick %s turns blind nil off and disables it (clarification 1)', (g) => {
+    const gim = make({ biddingOption: 'GIMMICK', gimmick: 'SUICIDE', sr: { allowBlindNil: true } });
+    expect(settingsControlState(gim).blindNilEnabled).toBe(true);
+    const n = applySettingsChange(gim, { field: 'gimmick', value: g });
+    expect(n.specialRules.allowBlindNil).toBe(false);
+    expect(settingsControlState(n).blindNilEnabled).toBe(false);
+    expect(applySettingsChange(n, { field: 'allowBlindNil', value: true }).specialRules.allowBlindNil).toBe(false);
+    // choosing GIMMICK while BID 3 is the preselected gimmick also turns it off
+    const pre = applySettingsChange(make({ gimmick: g, sr: { allowBlindNil: true } }), { field: 'biddingOption', value: 'GIMMICK' });
+    expect(pre.specialRules.allowBlindNil).toBe(false);
+    expect(settingsControlState(pre).blindNilEnabled).toBe(false);
+    // back to an option with blind nil: the toggle is enabled again (and stays off until turned on)
+    const back = applySettingsChange(n, { field: 'gimmick', value: '4 OR NIL' });
+    expect(settingsControlState(back).blindNilEnabled).toBe(true);
+    expect(applySettingsChange(back, { field: 'allowBlindNil', value: true }).specialRules.allowBlindNil).toBe(true);
+  });
+  it('blind nil stays on and enabled for REG, SUICIDE and 4 OR NIL', () => {
+    for (const s of [
+      make({ sr: { allowBlindNil: true } }),
+      make({ biddingOption: 'GIMMICK', gimmick: 'SUICIDE', sr: { allowBlindNil: true } }),
+      make({ biddingOption: 'GIMMICK', gimmick: '4 OR NIL', sr: { allowBlindNil: true } }),
+    ]) {
+      expect(settingsControlState(s).blindNilEnabled).toBe(true);
+      expect(applySettingsChange(s, { field: 'screamer', value: true }).specialRules.allowBlindNil).toBe(true);
+    }
+  });
+  it('property: any sequence of form changes gives valid settings, and Blind Nil is on/enabled only where a blind nil can be bid', () => {
+    const change: fc.Arbitrary<SettingsChange> = fc.oneof(
+      fc.constantFrom(...GAME_MODES).map((value) => ({ field: 'gameMode', value }) as const),
+      fc.constantFrom(...BIDDING_OPTIONS).map((value) => ({ field: 'biddingOption', value }) as const),
+      fc.constantFrom(...GIMMICKS).map((value) => ({ field: 'gimmick', value }) as const),
+      fc.constantFrom('allowNil', 'allowBlindNil', 'screamer', 'assassin').chain((field) => fc.boolean().map((value) => ({ field, value }) as SettingsChange)),
+    );
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 12 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (changes, seed) => {
+        let s: GameSettings = DEFAULT_SETTINGS;
+        for (const c of changes) {
+          s = applySettingsChange(s, c);
+          const v = validateSettings(s);
+          expect(v.ok).toBe(true);
+          const ctl = settingsControlState(s);
+          if (!blindNilOffered(s)) {
+            expect(s.specialRules.allowBlindNil).toBe(false);
+            expect(ctl.blindNilEnabled).toBe(false);
+          }
+          if (!v.ok) return;
+          // Blind Nil shown on ⇔ the first bidder of a fresh deal is offered a blind nil (nobody has bid yet).
+          const dealt = apply(createGame(v.settings), { type: 'deal', seed });
+          if (!dealt.ok) throw new Error(dealt.error);
+          const st = dealt.state;
+          if (st.phase === 'BIDDING' && st.turn !== null && st.bids.every((b) => b === null)) {
+            expect(legalBids(viewFor(st, st.turn)).blindNil).toBe(v.settings.specialRules.allowBlindNil);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
   it('gimmick selector is enabled only with GIMMICK', () => {
     expect(settingsControlState(DEFAULT_SETTINGS).gimmickEnabled).toBe(false);

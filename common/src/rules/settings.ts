@@ -56,6 +56,17 @@ export function effectiveGimmick(settings: GameSettings): Gimmick | null {
   return settings.biddingOption === 'GIMMICK' ? settings.gimmick : null;
 }
 
+/**
+ * Whether the bidding option (with its gimmick) can ever offer a blind nil (clarification 1): only where
+ * nil is legal whatever the cards — REG, 4 OR NIL and SUICIDE. Never WHIZ, MIRROR, BID 3, BID HEARTS or
+ * CRAZY ACES, so the Blind Nil toggle is off and disabled for those, and validateSettings rejects it on.
+ */
+export function blindNilOffered(settings: Pick<GameSettings, 'biddingOption' | 'gimmick'>): boolean {
+  if (settings.biddingOption === 'REG') return true;
+  if (settings.biddingOption !== 'GIMMICK') return false;
+  return settings.gimmick === 'SUICIDE' || settings.gimmick === '4 OR NIL';
+}
+
 export const SettingsError = {
   INVALID_INPUT: 'INVALID_INPUT',
   INVALID_GAME_MODE: 'INVALID_GAME_MODE',
@@ -68,6 +79,8 @@ export const SettingsError = {
   INVALID_SPECIAL_RULES: 'INVALID_SPECIAL_RULES',
   MIRROR_REQUIRES_NIL: 'MIRROR_REQUIRES_NIL',
   MIRROR_FORBIDS_BLIND_NIL: 'MIRROR_FORBIDS_BLIND_NIL',
+  /** Blind Nil on with WHIZ, BID 3, BID HEARTS or CRAZY ACES (clarification 1; MIRROR has its own code). */
+  BLIND_NIL_NOT_OFFERED: 'BLIND_NIL_NOT_OFFERED',
   BLIND_NIL_REQUIRES_NIL: 'BLIND_NIL_REQUIRES_NIL',
   SCREAMER_AND_ASSASSIN: 'SCREAMER_AND_ASSASSIN',
 } as const;
@@ -171,6 +184,9 @@ export function validateSettings(input: unknown): SettingsResult {
   if (biddingOption === 'MIRROR' && allowBlindNil) {
     return fail(SettingsError.MIRROR_FORBIDS_BLIND_NIL, 'MIRROR does not allow Blind Nil');
   }
+  if (allowBlindNil && !blindNilOffered({ biddingOption: biddingOption as BiddingOption, gimmick: gimmick as Gimmick | null })) {
+    return fail(SettingsError.BLIND_NIL_NOT_OFFERED, 'Blind Nil is only possible with REG, SUICIDE or 4 OR NIL');
+  }
   if (allowBlindNil && !allowNil) {
     return fail(SettingsError.BLIND_NIL_REQUIRES_NIL, 'Blind Nil requires Nil');
   }
@@ -216,7 +232,8 @@ export type SettingsChange =
  * Applies one form change with §4's coupling rules and returns new settings (input untouched):
  * SOLO while gimmick SUICIDE → 4 OR NIL (and SUICIDE cannot be chosen in SOLO: becomes 4 OR NIL);
  * MIRROR forces Nil on and Blind Nil off and the toggles cannot change while MIRROR is chosen;
- * Nil off → Blind Nil off; Blind Nil on → Nil on; Screamer and Assassin exclude each other (the
+ * WHIZ, BID 3, BID HEARTS and CRAZY ACES (clarification 1: never a blind nil) force Blind Nil off and
+ * it cannot be turned on while one of them is chosen; Nil off → Blind Nil off; Blind Nil on → Nil on; Screamer and Assassin exclude each other (the
  * one turned on wins).
  */
 export function applySettingsChange(settings: GameSettings, change: SettingsChange): GameSettings {
@@ -230,10 +247,7 @@ export function applySettingsChange(settings: GameSettings, change: SettingsChan
       break;
     case 'biddingOption':
       next.biddingOption = change.value;
-      if (change.value === 'MIRROR') {
-        sr.allowNil = true;
-        sr.allowBlindNil = false;
-      }
+      if (change.value === 'MIRROR') sr.allowNil = true; // Blind Nil off: below, as for every option without it
       if (change.value === 'GIMMICK' && next.gimmick === null) {
         next.gimmick = next.gameMode === 'SOLO' ? '4 OR NIL' : 'SUICIDE';
       }
@@ -256,7 +270,7 @@ export function applySettingsChange(settings: GameSettings, change: SettingsChan
       if (!change.value) sr.allowBlindNil = false;
       break;
     case 'allowBlindNil':
-      if (mirror) break; // disabled while MIRROR is chosen
+      if (!blindNilOffered(settings)) break; // disabled: this bidding option never offers a blind nil
       sr.allowBlindNil = change.value;
       if (change.value) sr.allowNil = true;
       break;
@@ -269,6 +283,7 @@ export function applySettingsChange(settings: GameSettings, change: SettingsChan
       if (change.value) sr.screamer = false;
       break;
   }
+  if (!blindNilOffered(next)) sr.allowBlindNil = false;
   return next;
 }
 
@@ -283,7 +298,7 @@ export function settingsControlState(settings: GameSettings): {
   return {
     gimmickEnabled: settings.biddingOption === 'GIMMICK',
     nilEnabled: !mirror,
-    blindNilEnabled: !mirror && settings.specialRules.allowNil,
+    blindNilEnabled: blindNilOffered(settings) && settings.specialRules.allowNil,
     suicideSelectable: settings.gameMode === 'PARTNERS',
   };
 }
