@@ -8,7 +8,8 @@ ARG NODE_IMAGE=node:20.20-bookworm-slim
 # ---- build: the full workspace, dev dependencies included ---------------------------------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
-ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true
+ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true \
+    ELECTRON_SKIP_BINARY_DOWNLOAD=1
 # Manifests first, so the dependency layer is cached until they change.
 COPY package.json package-lock.json ./
 COPY common/package.json common/

@@ -1,6 +1,7 @@
-// The backend container's entrypoint, run for real without Docker: it must migrate a fresh PostgreSQL database,
-// then start the server, whose /health answers 200. Needs TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test);
-// without it that test is skipped with the reason printed.
+// The backend container's entrypoint, run for real without Docker: it must migrate a fresh database, then start the
+// server, whose /health answers 200. Always on the embedded database (the container without DATABASE_URL), and on
+// PostgreSQL when TEST_DATABASE_URL is set (e.g. postgres://root@127.0.0.1:5432/test; without it that one test is
+// skipped with the reason printed).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
@@ -96,6 +97,45 @@ describe('build/docker-entrypoint.sh', () => {
   it('is an executable POSIX shell script', () => {
     expect(() => accessSync(entrypoint, constants.X_OK)).not.toThrow();
   });
+
+  it('migrates a fresh embedded database (no DATABASE_URL), then starts the server; restarts on the same data', async () => {
+    const embeddedDir = mkdtempSync(join(tmpdir(), 'spades-entrypoint-embedded-'));
+    try {
+      for (const round of [1, 2]) {
+        const port = await freePort();
+        const env: Record<string, string> = { PORT: String(port), DATA_DIR: embeddedDir, CLIENT_URL: `http://localhost:${port}` };
+        const run = runEntrypoint(env);
+        try {
+          const health = await waitForHealth(`http://127.0.0.1:${port}/health`, run, 120_000);
+          expect(health.body).toMatchObject({ status: 'ok' });
+          const out = run.output();
+          expect(out.indexOf('running database migrations')).toBeGreaterThanOrEqual(0);
+          expect(out.indexOf('running database migrations')).toBeLessThan(out.indexOf('starting the server'));
+          if (round === 1) {
+            // an account created in round 1 must still log in after the restart (round 2)
+            const r = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ username: 'entry_user', email: 'entry@example.com', password: 'entrypoint-pass-1' }),
+            });
+            expect(r.status).toBe(201);
+          } else {
+            const r = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email: 'entry@example.com', password: 'entrypoint-pass-1' }),
+            });
+            expect(r.status).toBe(200);
+            expect(((await r.json()) as { user: { coins: number } }).user.coins).toBe(5_000_000);
+          }
+        } finally {
+          await stop(run);
+        }
+      }
+    } finally {
+      rmSync(embeddedDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it.skipIf(!TEST_DATABASE_URL)(
     'migrates a fresh PostgreSQL database, then starts the server; /health answers 200',

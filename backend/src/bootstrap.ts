@@ -3,6 +3,9 @@ import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IoAdapter } from '@nestjs/platform-socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createHash } from 'node:crypto';
+import Redis from 'ioredis';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
 import { Logger } from 'nestjs-pino';
@@ -56,8 +59,23 @@ export function corsOriginCheck(config: AppConfig) {
   };
 }
 
-/** socket.io on the HTTP server with the same CORS policy as HTTP. */
+/**
+ * The Redis pub/sub channel prefix: servers on the same database (and schema) share it, so they reach each other's
+ * sockets; servers on other databases that happen to share the Redis never see each other's broadcasts.
+ */
+export function redisChannelKey(config: AppConfig): string {
+  const db = config.databaseUrl ? `${config.databaseUrl}#${config.databaseSchema ?? ''}` : `embedded:${config.dataDir}`;
+  return `spades:${createHash('sha256').update(db).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * socket.io on the HTTP server with the same CORS policy as HTTP. With REDIS_URL, rooms are broadcast through
+ * Redis (the socket.io Redis adapter): lobby chat, presence changes, friend notifications and table events reach
+ * sockets connected to any server on the same database.
+ */
 class AppIoAdapter extends IoAdapter {
+  private redis: Redis[] = [];
+
   constructor(
     app: INestApplication,
     private readonly config: AppConfig,
@@ -66,10 +84,27 @@ class AppIoAdapter extends IoAdapter {
   }
 
   override createIOServer(port: number, options?: ServerOptions): unknown {
-    return super.createIOServer(port, {
+    const server = super.createIOServer(port, {
       ...options,
       cors: { origin: corsOriginCheck(this.config), credentials: true },
-    } as ServerOptions);
+    } as ServerOptions) as { adapter(a: unknown): void };
+    if (this.config.redisUrl) {
+      const log = new NestLogger('Redis');
+      const pub = new Redis(this.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
+      const sub = pub.duplicate();
+      for (const c of [pub, sub]) c.on('error', (e: Error) => log.warn(`Redis: ${e.message}`));
+      this.redis.push(pub, sub);
+      server.adapter(createAdapter(pub, sub, { key: redisChannelKey(this.config) }));
+      log.log('socket.io broadcasts go through Redis');
+    }
+    return server;
+  }
+
+  override async dispose(): Promise<void> {
+    await super.dispose();
+    const clients = this.redis;
+    this.redis = [];
+    await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
   }
 }
 

@@ -69,6 +69,15 @@ describe('configuration', () => {
     expect((err as Error).message).toMatch(msg);
   });
 
+  it('reads REDIS_URL (redis:// or rediss://) and rejects anything else with a clear message', () => {
+    expect(loadAppConfig({ DATA_DIR: dir }).redisUrl).toBeUndefined();
+    expect(loadAppConfig({ DATA_DIR: dir, REDIS_URL: '' }).redisUrl).toBeUndefined();
+    expect(loadAppConfig({ DATA_DIR: dir, REDIS_URL: 'redis://cache:6379' }).redisUrl).toBe('redis://cache:6379');
+    expect(() => loadAppConfig({ DATA_DIR: dir, REDIS_URL: 'http://cache:6379' })).toThrow(
+      'REDIS_URL must start with redis:// or rediss://',
+    );
+  });
+
   it('parses TRUST_PROXY', () => {
     expect(loadAppConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadAppConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -85,6 +85,13 @@ export const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: intInRange('LOGIN_MAX_FAILURES_PER_IP', 1, 10000, 100),
   TRUST_PROXY: optionalString,
   REGISTER_MAX_PER_IP: intInRange('REGISTER_MAX_PER_IP', 1, 100000, 100),
+  REDIS_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .refine((v) => /^rediss?:\/\/[^/]/.test(v), 'REDIS_URL must start with redis:// or rediss://')
+      .optional(),
+  ),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -121,6 +128,8 @@ export abstract class AppConfig {
   trustProxy!: boolean | number | string;
   /** Accounts one IP may create per hour (each new account receives coins). */
   registerMaxPerIp!: number;
+  /** socket.io broadcasts go through Redis pub/sub when set (servers sharing a database reach each other's sockets). */
+  redisUrl?: string;
 }
 
 export class ConfigValidationError extends Error {
@@ -214,6 +223,7 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
     loginMaxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
     registerMaxPerIp: e.REGISTER_MAX_PER_IP,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    redisUrl: e.REDIS_URL,
   };
   return config;
 }
