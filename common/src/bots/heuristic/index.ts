@@ -8,6 +8,7 @@ import { legalBids, legalCards, PlayerView } from '../../rules/view';
 import type { Seat } from '../../rules/deal';
 import { cardsToMasks, fromCard } from '../../fast/hand';
 import type { Bot } from '../types';
+import { reportBotFallback } from '../fallback';
 import { chooseBid } from './bid';
 import { knowledgeFromView } from './knowledge';
 import { heuristicCard } from './play';
@@ -58,7 +59,11 @@ export function heuristicAct(view: PlayerView): GameAction | null {
       return { type: 'reveal', seat };
     }
     if (lb.bids.length === 0) return null;
-    return { type: 'bid', seat, bid: heuristicBid(view, seat, view.hand ?? [], lb.bids) };
+    const bid = heuristicBid(view, seat, view.hand ?? [], lb.bids);
+    if (lb.bids.includes(bid)) return { type: 'bid', seat, bid };
+    // safety net: never reached unless the bid evaluation has a bug (observable, throws in strict mode)
+    reportBotFallback({ bot: 'heuristic', kind: 'bid', chosen: bid, used: lb.bids[0] });
+    return { type: 'bid', seat, bid: lb.bids[0] };
   }
   if (view.phase === 'PLAYING') {
     const legal = legalCards(view);
@@ -66,6 +71,8 @@ export function heuristicAct(view: PlayerView): GameAction | null {
     if (legal.length === 1) return { type: 'play', seat, card: legal[0] };
     const c = heuristicCard(knowledgeFromView(view), seat);
     for (const card of legal) if (fromCard(card) === c) return { type: 'play', seat, card };
+    // safety net: never reached unless the play policy has a bug (observable, throws in strict mode)
+    reportBotFallback({ bot: 'heuristic', kind: 'card', chosen: c, used: legal[0] });
     return { type: 'play', seat, card: legal[0] };
   }
   return null;

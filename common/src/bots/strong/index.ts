@@ -17,6 +17,7 @@ import type { GameAction } from '../../rules/engine';
 import { legalBids, legalCards, PlayerView } from '../../rules/view';
 import { cardSuit, FastHand, fromCard } from '../../fast/hand';
 import type { Bot } from '../types';
+import { reportBotFallback } from '../fallback';
 import { heuristicAct } from '../heuristic';
 import { knowledgeFromView } from '../heuristic/knowledge';
 import { sampleDeal } from './sample';
@@ -101,12 +102,17 @@ export function strongAct(view: PlayerView, rng: () => number, opts: StrongOptio
     const st = knowledgeFromView(view);
     const { card } = strongCard(st, seat, legal.map(fromCard), rng, opts, bidWeigher(view));
     for (const c of legal) if (fromCard(c) === card) return { type: 'play', seat, card: c };
+    // safety net: never reached unless the search has a bug (observable, throws in strict mode)
+    reportBotFallback({ bot: 'strong', kind: 'card', chosen: card, used: legal[0] });
     return { type: 'play', seat, card: legal[0] };
   }
   if (view.phase === 'BIDDING' && !view.handHidden && opts.searchBids !== false) {
     const lb = legalBids(view);
     if (lb.bids.length === 0) return null;
-    return { type: 'bid', seat, bid: strongBid(view, rng, opts) };
+    const bid = strongBid(view, rng, opts);
+    if (lb.bids.includes(bid)) return { type: 'bid', seat, bid };
+    reportBotFallback({ bot: 'strong', kind: 'bid', chosen: bid, used: lb.bids[0] });
+    return { type: 'bid', seat, bid: lb.bids[0] };
   }
   return heuristicAct(view);
 }
