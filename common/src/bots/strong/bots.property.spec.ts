@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   apply,
   createGame,
   GameAction,
+  GameSettings,
   GameState,
   legalBids,
   legalCards,
@@ -19,25 +20,35 @@ import type { Bot } from '../types';
 import { heuristicBot } from '../heuristic';
 import { createStrongBot } from './index';
 import { allVariants, variantName } from '../../fast/variants';
+import { botFallbackCount, setBotFallbackStrict } from '../fallback';
 
 const VARIANTS = allVariants();
 /** Strong bot with a fixed, small number of samples: deterministic and fast enough for property tests. */
 const strongLite = createStrongBot({ maxMs: 1e9, maxSamples: 3, minSamples: 3 });
 const strongFixed = createStrongBot({ maxMs: 1e9, maxSamples: 24, minSamples: 24 });
 
+/** Legal for the view, by common's legality functions (the same ones `apply` uses). */
 function isLegal(view: PlayerView, a: GameAction | null): boolean {
   if (!a || view.viewer === 'spectator' || ('seat' in a && a.seat !== view.viewer)) return false;
-  if (a.type === 'reveal') return view.handHidden;
+  if (view.turn !== view.viewer) return false;
+  if (a.type === 'reveal') return view.phase === 'BIDDING' && view.handHidden && view.bids[view.viewer] === null;
   if (a.type === 'bid') {
     const lb = legalBids(view);
-    return a.blind ? lb.blindNil && a.bid === 0 : lb.bids.includes(a.bid);
+    return a.blind === true ? lb.blindNil && a.bid === 0 : lb.bids.includes(a.bid);
   }
   if (a.type === 'play') return legalCards(view).some((c) => c.suit === a.card.suit && c.rank === a.card.rank);
   return false;
 }
 
+interface Tally {
+  actions: number;
+  blindNils: number;
+  reveals: number;
+  nils: number;
+}
+
 /** Plays one hand from a deal with the given bots, asserting that every action is legal for the view. */
-function playCheckedHand(s0: GameState, bots: readonly Bot[], rng: () => number): { state: GameState; actions: number } {
+function playCheckedHand(s0: GameState, bots: readonly Bot[], rng: () => number, tally?: Tally): { state: GameState; actions: number } {
   let s = s0;
   let actions = 0;
   while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
@@ -49,47 +60,87 @@ function playCheckedHand(s0: GameState, bots: readonly Bot[], rng: () => number)
     }
     const r = apply(s, a as GameAction);
     if (!r.ok) throw new Error(`${bots[seat].name}: engine refused ${JSON.stringify(a)}: ${r.error}`);
+    if (tally && a) {
+      if (a.type === 'reveal') tally.reveals++;
+      if (a.type === 'bid' && a.bid === 0) tally[a.blind ? 'blindNils' : 'nils']++;
+    }
     s = r.state;
     actions++;
   }
+  if (tally) tally.actions += actions;
   return { state: s, actions };
 }
 
-describe('every bot only returns legal actions (all variants)', () => {
-  it('in random hands of every variant, with heuristic, strong, basic and random bots at the table', () => {
-    let hands = 0;
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: VARIANTS.length - 1 }), fc.integer(), fc.integer({ min: 0, max: 3 }), (vi, seed, rot) => {
-        const lineup: Bot[] = [heuristicBot, strongLite, randomBot, heuristicBot];
-        const bots = [0, 1, 2, 3].map((i) => lineup[(i + rot) % 4]);
-        let s = createGame(VARIANTS[vi]);
-        const rng = mulberry32(seed);
-        for (let h = 0; h < 2 && s.phase !== 'COMPLETED'; h++) {
-          const d = apply(s, { type: 'deal', seed: randomSeed(rng) });
-          if (!d.ok) throw new Error(d.error);
-          s = playCheckedHand(d.state, bots, rng).state;
-          hands++;
-        }
-      }),
-      { numRuns: 1500 },
-    );
-    expect(hands).toBeGreaterThanOrEqual(1500);
+/** Plays a COMPLETE game (to game end) with every action checked; fails if it does not end within 200 hands. */
+function playCheckedGame(settings: GameSettings, bots: readonly Bot[], rng: () => number, tally: Tally): GameState {
+  let s = createGame(settings);
+  while (s.phase !== 'COMPLETED') {
+    if (s.handNumber >= 200) throw new Error(`game did not end in 200 hands: ${variantName(settings)}`);
+    const d = apply(s, { type: 'deal', seed: randomSeed(rng) });
+    if (!d.ok) throw new Error(d.error);
+    s = playCheckedHand(d.state, bots, rng, tally).state;
+  }
+  expect(s.result).not.toBeNull();
+  return s;
+}
+
+const ALL_BOTS: readonly Bot[] = [randomBot, basicBot, heuristicBot, strongLite];
+const newTally = (): Tally => ({ actions: 0, blindNils: 0, reveals: 0, nils: 0 });
+
+describe('every bot only returns legal actions in complete games of every variant (strict: no silent fallback)', () => {
+  let wasStrict = false;
+  let fallbacksBefore = 0;
+  beforeAll(() => {
+    wasStrict = setBotFallbackStrict(true); // a bot choosing an illegal card/bid throws instead of playing legal[0]
+    fallbacksBefore = botFallbackCount();
+  });
+  afterAll(() => {
+    setBotFallbackStrict(wasStrict);
+  });
+
+  it('covers every mode, bidding option, gimmick, special rule and nil / blind nil toggle', () => {
+    const names = new Set(VARIANTS.map(variantName));
+    for (const mode of ['PARTNERS', 'SOLO']) {
+      for (const opt of ['REG', 'WHIZ', 'MIRROR', '4 OR NIL', 'BID 3', 'BID HEARTS', 'CRAZY ACES']) {
+        for (const rule of ['', ' SCREAMER', ' ASSASSIN']) expect(names.has(`${mode} ${opt} nil${rule}`)).toBe(true);
+      }
+      for (const opt of ['REG', '4 OR NIL']) for (const rule of ['', ' SCREAMER', ' ASSASSIN']) expect(names.has(`${mode} ${opt} nil+blind${rule}`)).toBe(true);
+      expect(names.has(`${mode} REG no-nil`)).toBe(true);
+    }
+    expect(names.has('PARTNERS SUICIDE nil+blind')).toBe(true);
+    expect(names.has('SOLO SUICIDE nil')).toBe(false);
+  });
+
+  it.each(ALL_BOTS.map((b) => [b.name, b] as const))('%s: all four seats, one complete game per variant', (_name, bot) => {
+    const tally = newTally();
+    for (let vi = 0; vi < VARIANTS.length; vi++) playCheckedGame(VARIANTS[vi], [bot, bot, bot, bot], mulberry32(vi * 7919 + bot.name.length), tally);
+    expect(tally.actions).toBeGreaterThan(VARIANTS.length * 52);
+    expect(tally.nils).toBeGreaterThan(0);
+    // where blind nil is possible: random bids blind nil or bids without looking; the others look first
+    if (bot === randomBot) expect(tally.blindNils).toBeGreaterThan(0);
+    else expect(tally.reveals).toBeGreaterThan(0);
+    expect(botFallbackCount()).toBe(fallbacksBefore);
   }, 60_000);
 
-  it('in complete games of every variant (heuristic vs basic, heuristic vs heuristic): legal and the games end', () => {
-    let completed = 0;
-    for (let vi = 0; vi < VARIANTS.length; vi++) {
-      const rng = mulberry32(vi * 977 + 1);
-      const bots = vi % 2 === 0 ? [heuristicBot, basicBot, heuristicBot, basicBot] : [heuristicBot, heuristicBot, heuristicBot, heuristicBot];
-      let s = createGame(VARIANTS[vi]);
-      while (s.phase !== 'COMPLETED' && s.handNumber < 40) {
-        const d = apply(s, { type: 'deal', seed: randomSeed(rng) });
-        if (!d.ok) throw new Error(d.error);
-        s = playCheckedHand(d.state, bots, rng).state;
-      }
-      if (s.phase === 'COMPLETED') completed++;
-    }
-    expect(completed).toBeGreaterThan(VARIANTS.length * 0.9);
+  it('property: random lineups of random / basic / heuristic / strong in random variants play complete games legally', () => {
+    const tally = newTally();
+    let games = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: VARIANTS.length - 1 }),
+        fc.array(fc.integer({ min: 0, max: ALL_BOTS.length - 1 }), { minLength: 4, maxLength: 4 }),
+        fc.integer(),
+        (vi, lineup, seed) => {
+          playCheckedGame(VARIANTS[vi], lineup.map((i) => ALL_BOTS[i]), mulberry32(seed), tally);
+          games++;
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(games).toBe(1500);
+    expect(tally.blindNils).toBeGreaterThan(0);
+    expect(tally.reveals).toBeGreaterThan(0);
+    expect(botFallbackCount()).toBe(fallbacksBefore);
   }, 60_000);
 });
 
