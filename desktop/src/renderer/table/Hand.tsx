@@ -2,6 +2,9 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { cardEquals, type Card } from '@spades/common';
 import { CardBack, CardFace, cardLabel } from './CardFace';
 
+/** §4: one card every ~100 ms. */
+const DEAL_STEP_MS = 100;
+
 /**
  * The player's own hand, fanned. Unplayable cards (common's legalCards) are greyed and not clickable.
  * Keyboard: ← → move between cards, Enter/Space plays the focused card.
@@ -18,6 +21,7 @@ export function Hand({
   width,
   cardWidth = 88,
   animate = false,
+  onDealt,
 }: {
   cards: Card[];
   hidden: boolean;
@@ -30,6 +34,8 @@ export function Hand({
   width: number;
   cardWidth?: number;
   animate?: boolean;
+  /** Called when the deal animation's last card has landed. */
+  onDealt?: () => void;
 }) {
   const [focus, setFocus] = useState(0);
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
@@ -55,18 +61,27 @@ export function Hand({
   if (n === 0) return <div className="hand empty-hand" aria-hidden="true" />;
   const mid = (n - 1) / 2;
   return (
-    <div className="hand" role="toolbar" aria-label={hidden ? 'Your cards (face down)' : 'Your hand'} onKeyDown={onKey} style={{ width: step * (n - 1) + cardWidth }}>
+    <div
+      className="hand"
+      role="toolbar"
+      aria-label={hidden ? 'Your cards (face down)' : 'Your hand'}
+      onKeyDown={onKey}
+      onAnimationEnd={(e) => {
+        if (animate && (e.target as HTMLElement).dataset?.lastCard === 'true') onDealt?.();
+      }}
+      style={{ width: step * (n - 1) + cardWidth }}
+    >
       {Array.from({ length: n }, (_, i) => {
         const off = i - mid;
         const style = {
           left: `calc(50% + ${off * step}px - ${cardW} / 2)`,
           transform: `rotate(${off * 1.4}deg) translateY(${off * off * 0.35}px)`,
-          animationDelay: `${i * 100}ms`,
+          animationDelay: `${i * DEAL_STEP_MS}ms`,
           zIndex: i + 1,
         };
         if (hidden) {
           return (
-            <div key={`${dealKey}-b${i}`} className={`hand-card ${animate ? 'dealt' : ''}`} style={style}>
+            <div key={`${dealKey}-b${i}`} className={`hand-card ${animate ? 'dealt' : ''}`} style={style} data-last-card={i === n - 1 ? 'true' : undefined}>
               <CardBack />
             </div>
           );
@@ -83,6 +98,7 @@ export function Hand({
             type="button"
             className={`hand-card ${animate ? 'dealt' : ''} ${playable ? 'playable' : ''} ${canPlay && !playable ? 'unplayable' : ''} ${pending ? 'pending' : ''}`}
             style={style}
+            data-last-card={i === n - 1 ? 'true' : undefined}
             tabIndex={i === focus ? 0 : -1}
             aria-disabled={!playable}
             aria-label={`${cardLabel(c)}${canPlay ? (playable ? ', playable' : ', not playable') : ''}`}

@@ -2,11 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Popover, Tabs } from 'radix-ui';
 import { ArrowLeft, Info, Maximize, MessageSquare, Minimize, RotateCw, Users, Volume2, VolumeX, X } from 'lucide-react';
-import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Card, type GameIdPayload, type GameOver, type JoinGamePayload, type MakeBidPayload, type PlayCardPayload } from '@spades/common';
+import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Ack, type Card, type GameIdPayload, type GameOver, type JoinGamePayload, type MakeBidPayload, type PlayCardPayload } from '@spades/common';
 import { useSession } from '../session/session';
 import { useSocket, useSocketEvent, type SpecIdentity } from '../socket/socket';
 import { api, ApiError, errorText } from '../lib/api';
-import { bridge, isDesktopApp, isMobileOrTablet } from '../lib/platform';
+import { isDesktopApp, isMobileOrTablet } from '../lib/platform';
+import { mentionNotification, mentions, notifyDesktop } from '../lib/notifications';
 import { modeBadge, normalizeChat, type ChatMessage } from '../lib/types';
 import { useCountdown, useWindowSize } from '../lib/hooks';
 import { isMuted, onMutedChange, play as playSound, setMuted } from '../lib/sound';
@@ -24,10 +25,20 @@ export const RESULT_MS = 30_000;
 export const TRICK_DISPLAY_MS = 2_000;
 export const BLIND_PROMPT_DELAY_MS = 1_000;
 export const START_WAIT_MS = 5_000;
+/** §4: cards are dealt one at a time, about 100 ms each; a 3 s fallback forces the deal to complete. */
+export const DEAL_STEP_MS = 100;
+export const DEAL_FALLBACK_MS = 3_000;
+/** §4/§9: if asking for the next hand fails, reconnect and retry after 1 s. */
+export const NEXT_HAND_RETRY_MS = 1_000;
+export const NEXT_HAND_ACK_TIMEOUT_MS = 5_000;
+
+/** One hand of one game: its number plus its deal commitment (hand numbers restart with every game). */
+export const handKey = (handNumber: number, commitment: string | null | undefined): string => `${handNumber}:${commitment ?? ''}`;
 
 let actionSeq = 0;
 const actionId = () => `${Date.now().toString(36)}-${(actionSeq++).toString(36)}`;
 
+type AckResult = Parameters<Ack>[0];
 type StartWarning = { kind: 'empty'; empty: number } | { kind: 'bots'; bots: number } | null;
 
 export function TablePage() {
@@ -62,7 +73,15 @@ export function TablePage() {
   const [leaveConfirm, setLeaveConfirm] = useState(false);
   const [muted, setMutedState] = useState(isMuted());
   const [fullscreen, setFullscreen] = useState(false);
-  const [dealing, setDealing] = useState(false);
+  // Deal animation and bidding gate (§4), order-independent: the animation runs once per new hand (handKey),
+  // and bidding opens when bidding_ready for this hand has arrived AND the animation is done (or its 3 s
+  // fallback fired). `dealAnim` = the hand being animated; `readyKey` = the hand bidding_ready was seen for.
+  const [dealAnim, setDealAnim] = useState<string | null>(null);
+  const [readyKey, setReadyKey] = useState<string | null>(null);
+  const currentHand = useRef<{ key: string; bidding: boolean } | null>(null);
+  const animatedHands = useRef(new Set<string>());
+  const pendingReady = useRef(false);
+  const dealing = dealAnim !== null;
   const commitments = useRef(new Map<number, string>());
   const dealt = useRef(new Map<number, Card[]>());
   const tableRef = useRef<TableModel | null>(null);
@@ -70,19 +89,95 @@ export function TablePage() {
 
   useEffect(() => onMutedChange(setMutedState), []);
 
+  /** A hand became known (new_hand_started, or a table state with a hand we had not seen). */
+  const enterHand = useCallback((key: string, opts: { animate: boolean; ready: boolean; bidding: boolean }) => {
+    const known = currentHand.current?.key === key;
+    currentHand.current = { key, bidding: opts.bidding };
+    if (!known && !animatedHands.current.has(key)) {
+      animatedHands.current.add(key);
+      setDealAnim(opts.animate ? key : null);
+    }
+    if (opts.ready || (!known && pendingReady.current)) {
+      pendingReady.current = false;
+      setReadyKey(key);
+    }
+  }, []);
+
+  const resetHands = useCallback(() => {
+    currentHand.current = null;
+    animatedHands.current.clear();
+    pendingReady.current = false;
+    setDealAnim(null);
+    setReadyKey(null);
+  }, []);
+
+  // ---- next hand after the summary (§4): emit start_new_hand with an ack; on failure reconnect and retry
+  // after 1 s. The attempt lives in a ref so that re-renders (closing the summary) do not cancel it; it ends
+  // on success, when the server has moved on (new_hand_started, a new hand or another status), or on unmount.
+  const socketRef = useRef(sock.socket);
+  socketRef.current = sock.socket;
+  const nextHand = useRef<{ hand: number; timer: ReturnType<typeof setTimeout> | null } | null>(null);
+  const stopNextHand = useCallback(() => {
+    const a = nextHand.current;
+    if (a?.timer) clearTimeout(a.timer);
+    nextHand.current = null;
+  }, []);
+  const askNextHand = useCallback(
+    (hand: number) => {
+      if (nextHand.current?.hand === hand) return;
+      stopNextHand();
+      const attempt: { hand: number; timer: ReturnType<typeof setTimeout> | null } = { hand, timer: null };
+      nextHand.current = attempt;
+      const retry = () => {
+        if (nextHand.current !== attempt) return;
+        const s = socketRef.current;
+        if (s && !s.connected) s.connect();
+        attempt.timer = setTimeout(() => {
+          attempt.timer = null;
+          send();
+        }, NEXT_HAND_RETRY_MS);
+      };
+      const send = () => {
+        if (nextHand.current !== attempt) return;
+        const s = socketRef.current;
+        if (!s) return retry();
+        // socket.io's typings do not decorate an optional ack with timeout()'s error argument: spell it out.
+        const timed = s.timeout(NEXT_HAND_ACK_TIMEOUT_MS);
+        const emitTimed = timed.emit as unknown as (ev: 'start_new_hand', p: GameIdPayload, ack: (err: Error | null, res?: AckResult) => void) => void;
+        emitTimed.call(timed, 'start_new_hand', { gameId }, (err, res) => {
+          if (nextHand.current !== attempt) return;
+          if (err || !res || res.ok === false) return retry();
+          nextHand.current = null;
+        });
+      };
+      send();
+    },
+    [gameId, stopNextHand],
+  );
+  useEffect(() => stopNextHand, [stopNextHand]);
+
   // ---- state intake -------------------------------------------------------------------------------
+  /** Takes a table state: from HTTP (a snapshot of the server now) or a socket `game_update`. */
   const accept = useCallback(
-    (raw: unknown) => {
+    (raw: unknown, source: 'http' | 'socket' = 'socket') => {
       const t = normalizeTable(raw, user?.id);
       if (!t || t.id !== gameId) return;
       const prev = tableRef.current;
       if (t.handCommitment && t.handNumber) commitments.current.set(t.handNumber, t.handCommitment);
       if (t.mySeat !== null && t.hand.length === 13 && !dealt.current.has(t.handNumber)) dealt.current.set(t.handNumber, t.hand);
+      if (t.status === 'BIDDING' || t.status === 'PLAYING') {
+        // Bidding is evidently open when the server's snapshot says BIDDING (bidding_ready was sent with the
+        // deal), when a bid was already made, or when the hand is past bidding.
+        const open = (source === 'http' && t.status === 'BIDDING') || t.status === 'PLAYING' || t.bids.some((b) => b !== null);
+        // Animate only a deal we see happen (not the hand found on opening the table).
+        enterHand(handKey(t.handNumber, t.handCommitment), { animate: !!prev && t.status === 'BIDDING', ready: open, bidding: t.status === 'BIDDING' });
+      }
       if (prev && prev.handNumber !== t.handNumber && t.status === 'BIDDING') {
-        setDealing(true);
         setSummary(null);
         setSummaryDeadline(null);
       }
+      if (nextHand.current && (t.status !== 'HAND_COMPLETED' || t.handNumber > nextHand.current.hand)) stopNextHand();
+      if (t.status === 'WAITING' && prev && prev.status !== 'WAITING') resetHands();
       if (t.status === 'WAITING' && prev && prev.status !== 'WAITING') {
         // §4: entering WAITING resets dialogs.
         setSummary(null);
@@ -117,7 +212,7 @@ export function TablePage() {
       }
       setTable(t);
     },
-    [gameId, user?.id],
+    [gameId, user?.id, enterHand, resetHands, stopNextHand],
   );
 
   const load = useCallback(async () => {
@@ -128,7 +223,7 @@ export function TablePage() {
         return;
       }
       setLoadError(null);
-      accept(body);
+      accept(body, 'http');
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
         navigate('/', { replace: true });
@@ -169,17 +264,23 @@ export function TablePage() {
     return id === undefined || String(id) === gameId;
   };
   useSocketEvent('game_update', (p: unknown) => mine(p) && accept(p));
-  useSocketEvent('bidding_ready', (p: unknown) => {
-    if (mine(p)) setDealing(false);
+  useSocketEvent('bidding_ready', (p) => {
+    if (!mine(p)) return;
+    const cur = currentHand.current;
+    // bidding_ready carries no hand number: it belongs to the hand being dealt, or (if it overtakes the
+    // new hand's other events) to the next hand we learn about.
+    if (cur?.bidding) setReadyKey(cur.key);
+    else pendingReady.current = true;
   });
-  useSocketEvent('new_hand_started', (p: { commitment?: string | null; handNumber?: number }) => {
+  useSocketEvent('new_hand_started', (p) => {
     if (!mine(p)) return;
     if (p.commitment && p.handNumber) commitments.current.set(p.handNumber, p.commitment);
+    stopNextHand();
     setSummary(null);
     setSummaryDeadline(null);
     setTrickBanner(null);
-    setDealing(true);
     setBlindDeclined(false);
+    enterHand(handKey(p.handNumber, p.commitment), { animate: true, ready: false, bidding: true });
   });
   useSocketEvent('trick_complete', (p: { trick?: { winnerIndex?: number; cards?: unknown } }) => {
     if (!mine(p) || !p.trick) return;
@@ -225,7 +326,7 @@ export function TablePage() {
     setReplacements((r) => ({ ...r, [p.seatIndex as number]: at - off }));
   });
   useSocketEvent('game_closed', (p: unknown) => mine(p) && navigate('/', { replace: true }));
-  useSocketEvent('chat_message', (p: { gameId?: string; message?: unknown }) => {
+  useSocketEvent('chat_message', (p) => {
     if (!mine(p)) return;
     const m = normalizeChat(p.message ?? p);
     if (!m) {
@@ -233,6 +334,10 @@ export function TablePage() {
       return;
     }
     setChat((c) => mergeChat(c, [m]));
+    // Desktop: your name mentioned by someone else (not system messages, not your own).
+    if (user && m.userId !== user.id && m.userId !== 'system' && mentions(m.message, user.username)) {
+      notifyDesktop(mentionNotification(m.username, m.message, 'game', gameId));
+    }
   });
   useSocketEvent('error', (p: { message?: string } | string) => {
     const msg = typeof p === 'string' ? p : p?.message ?? '';
@@ -254,32 +359,43 @@ export function TablePage() {
   const mySeat = table?.mySeat ?? null;
   const spectating = spectateParam || mySeat === null;
   const isMyTurn = table !== null && mySeat !== null && table.turn === mySeat;
-  const hostSeat = table?.seats[0] ?? null;
+  // The host is the server's hostId (the seat 0 holder by the rules); seat 0 only when the server sends none.
+  const hostSeat = table ? (table.hostId ? table.seats.find((s) => s?.id === table.hostId) ?? null : table.seats[0]) : null;
   const isHost = !!user && !!table && (table.hostId ? table.hostId === user.id : hostSeat?.id === user.id);
 
-  // Desktop app: a native "your turn" notification when the window is in the background (the bridge decides).
+  // Desktop app: native notifications when the window is in the background (the main process decides).
   useEffect(() => {
     if (!isMyTurn || !table) return;
-    void bridge()?.notify?.({ kind: 'your-turn', title: 'Your turn', body: table.status === 'BIDDING' ? 'Time to bid.' : 'Time to play a card.', gameId })?.catch?.(() => false);
+    notifyDesktop({ kind: 'your-turn', title: 'Your turn', body: table.status === 'BIDDING' ? 'Time to bid.' : 'Time to play a card.', gameId });
   }, [isMyTurn, table?.status, gameId]);
-
-  // Deal animation: 100 ms per card; a 3 s fallback (§4) ends it if bidding_ready never arrives.
+  const prevStatus = useRef<string | null>(null);
   useEffect(() => {
-    if (!dealing) return;
-    const t = setTimeout(() => setDealing(false), Math.min(3000, 13 * 100 + 200));
-    return () => clearTimeout(t);
-  }, [dealing]);
+    const status = table?.status ?? null;
+    if (prevStatus.current === 'WAITING' && status === 'BIDDING' && mySeat !== null && !spectateParam) {
+      notifyDesktop({ kind: 'game-starting', title: 'Your game is starting', body: 'The cards are being dealt.', gameId });
+    }
+    prevStatus.current = status;
+  }, [table?.status, mySeat, spectateParam, gameId]);
 
-  // Blind nil prompt: 1 s after it becomes your turn (when blind nil is possible).
+  // Deal animation: the Hand reports the last card landing (100 ms per card); a 3 s fallback forces completion.
+  useEffect(() => {
+    if (dealAnim === null) return;
+    const t = setTimeout(() => setDealAnim((k) => (k === dealAnim ? null : k)), DEAL_FALLBACK_MS);
+    return () => clearTimeout(t);
+  }, [dealAnim]);
+  const onDealt = useCallback(() => setDealAnim(null), []);
+  const biddingOpen = !!table && table.status === 'BIDDING' && !dealing && readyKey === handKey(table.handNumber, table.handCommitment);
+
+  // Blind nil prompt: 1 s after it becomes your turn (when blind nil is possible) and bidding is open.
   const blindPossible = isMyTurn && table?.status === 'BIDDING' && !!myLegalBids?.blindNil && table.handHidden && !blindDeclined;
   useEffect(() => {
-    if (!blindPossible || dealing) {
+    if (!blindPossible || !biddingOpen) {
       setBlindPrompt(false);
       return;
     }
     const t = setTimeout(() => setBlindPrompt(true), BLIND_PROMPT_DELAY_MS);
     return () => clearTimeout(t);
-  }, [blindPossible, dealing]);
+  }, [blindPossible, biddingOpen]);
 
   // Trick banner for 2 s (or until clear_trick).
   useEffect(() => {
@@ -292,27 +408,13 @@ export function TablePage() {
   const resultLeft = useCountdown(resultDeadline);
   const turnLeft = useCountdown(isMyTurn && table?.turnExpiresAt ? table.turnExpiresAt - table.clockOffset : null);
 
-  // Hand summary countdown: at 0 ask for the next hand (idempotent on the server); retry after 1 s on failure.
+  // Hand summary countdown: at 0 ask for the next hand (idempotent on the server; the attempt retries on its
+  // own, see askNextHand) and close the summary.
   useEffect(() => {
     if (summaryLeft !== 0 || !summary) return;
-    let cancelled = false;
-    const ask = () => {
-      if (!sock.socket) return;
-      sock.socket.timeout(5000).emit('start_new_hand', { gameId }, (err: unknown, res?: { ok?: boolean }) => {
-        if (cancelled) return;
-        if (err || (res && res.ok === false)) {
-          if (!sock.socket?.connected) sock.socket?.connect();
-          setTimeout(() => !cancelled && ask(), 1000);
-          return;
-        }
-      });
-    };
-    ask();
+    askNextHand(summary.handNumber);
     setSummary(null);
     setSummaryDeadline(null);
-    return () => {
-      cancelled = true;
-    };
   }, [summaryLeft]);
 
   // Result countdown: leave automatically at 0.
@@ -391,7 +493,7 @@ export function TablePage() {
       if (spectateParam) navigate(`/table/${encodeURIComponent(gameId)}`, { replace: true });
       const join: JoinGamePayload & SpecIdentity = { gameId, userId: user.id, timestamp: Date.now() };
       sock.emit('join_game', join);
-      accept(res);
+      accept(res, 'http');
       void load();
     } catch (e) {
       // §8: join failure at the table is logged only.
@@ -405,7 +507,7 @@ export function TablePage() {
     try {
       const res = await api.post<{ error?: string } | null>(`/api/games/${encodeURIComponent(gameId)}/${mid ? 'invite-bot-midgame' : 'invite-bot'}`, { seatIndex, requesterId: user.id });
       if (res && typeof res === 'object' && res.error) throw new Error(res.error);
-      accept(res);
+      accept(res, 'http');
     } catch {
       notify('Failed to invite bot');
     }
@@ -420,7 +522,7 @@ export function TablePage() {
         notify(`Failed to remove bot: ${res.error}`);
         return;
       }
-      accept(res);
+      accept(res, 'http');
     } catch (e) {
       notify(e instanceof ApiError ? `Failed to remove bot: ${e.message}` : 'Failed to remove bot');
     }
@@ -481,10 +583,11 @@ export function TablePage() {
 
   const scale = Math.max(0.6, Math.min(1, width / 1200));
   const narrow = width < 640 || height <= 500;
-  const portrait = mobile && height > width;
+  // §2: whenever the window is taller than wide (phones, tablets and narrow desktop windows alike).
+  const portrait = height > width;
   const badge = modeBadge({ forcedBid: table.forcedBid, gameType: table.settings.biddingOption === 'WHIZ' ? 'WHIZ' : table.settings.biddingOption === 'MIRROR' ? 'MIRROR' : 'REGULAR' });
   const canAct = !spectating && mySeat !== null;
-  const showBidding = canAct && table.status === 'BIDDING' && isMyTurn && !dealing && !bidSent && !blindPrompt && !(table.handHidden && myLegalBids?.blindNil && !blindDeclined);
+  const showBidding = canAct && biddingOpen && isMyTurn && !bidSent && !blindPrompt && !(table.handHidden && myLegalBids?.blindNil && !blindDeclined);
   const hostName = hostSeat?.username ?? 'the host';
   const nowMs = Date.now();
   const displayTrick = trickBanner ? trickBanner.cards : table.trickPending && table.lastTrick ? table.lastTrick.cards : table.trick;
@@ -725,7 +828,7 @@ export function TablePage() {
               )}
             </div>
             {waitingPanel}
-            {table.status === 'BIDDING' && canAct && !isMyTurn && !dealing && (
+            {table.status === 'BIDDING' && canAct && !isMyTurn && biddingOpen && (
               <div className="turn-hint" role="status">
                 {table.turn !== null ? `${table.seats[table.turn]?.username ?? 'Player'} is bidding…` : 'Bidding…'}
               </div>
@@ -757,6 +860,7 @@ export function TablePage() {
                 width={(narrow ? width : width - Math.min(420, Math.max(280, width * 0.3))) - 32}
                 cardWidth={88 * scale}
                 animate={dealing}
+                onDealt={onDealt}
               />
             </div>
           )}

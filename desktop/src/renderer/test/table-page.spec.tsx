@@ -1,0 +1,227 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import type { DesktopBridge } from '../../shared/bridge';
+import { biddingView, renderTable, settle, tableView } from './table-harness';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  delete window.desktop;
+});
+
+const summary = (n: number) => ({
+  handNumber: n,
+  dealerIndex: 3,
+  team1Score: 50,
+  team2Score: 40,
+  team1Bags: 0,
+  team2Bags: 0,
+  team1TotalScore: 50,
+  team2TotalScore: 40,
+  playerScores: [50, 40, 50, 40],
+  playerTotalScores: [50, 40, 50, 40],
+  playerBags: [0, 0, 0, 0],
+  tricksPerPlayer: [3, 2, 2, 6],
+  bids: [3, 2, 2, 4],
+  seed: null,
+  commitment: `commit-${n}`,
+});
+const handCompleted = (n: number) => tableView({ status: 'HAND_COMPLETED', handNumber: n, handCommitment: `commit-${n}`, lastHandSummary: summary(n) });
+const newHand = (n: number) => ({ gameId: 'g1', handNumber: n, hands: [], handHidden: false, dealerIndex: 0, currentBidderIndex: 0, commitment: `commit-${n}` });
+const bidPanel = () => screen.queryByRole('dialog', { name: 'Make your bid' });
+
+describe('next hand after the summary (spec §4: retry after 1 s)', () => {
+  it('keeps retrying a failed start_new_hand every 1 s after the summary closed, until the server moves on', async () => {
+    const h = renderTable(handCompleted(1));
+    await settle();
+    expect(screen.getByRole('dialog', { name: /Hand 1 complete/ })).toBeInTheDocument();
+    await settle(12_250);
+    expect(h.socket.timed.map((t) => [t.event, t.payload])).toEqual([['start_new_hand', { gameId: 'g1' }]]);
+    expect(screen.queryByRole('dialog', { name: /Hand 1 complete/ })).toBeNull();
+
+    // The ack times out while disconnected: reconnect, and ask again 1 s later.
+    h.socket.connected = false;
+    act(() => h.socket.timed[0].ack(new Error('operation has timed out')));
+    expect(h.socket.connect).toHaveBeenCalledTimes(1);
+    await settle(999);
+    expect(h.socket.timed).toHaveLength(1);
+    await settle(1);
+    expect(h.socket.timed).toHaveLength(2);
+
+    // A refusal is retried the same way.
+    act(() => h.socket.timed[1].ack(null, { ok: false, message: 'busy' }));
+    await settle(1_000);
+    expect(h.socket.timed).toHaveLength(3);
+
+    // The server has moved on: a late failure of the pending attempt starts nothing more.
+    h.socket.serve('new_hand_started', newHand(2));
+    act(() => h.socket.timed[2].ack(new Error('operation has timed out')));
+    await settle(5_000);
+    expect(h.socket.timed).toHaveLength(3);
+  });
+
+  it('asks once when the server accepts', async () => {
+    const h = renderTable(handCompleted(1));
+    await settle();
+    await settle(12_250);
+    act(() => h.socket.timed[0].ack(null, { ok: true }));
+    await settle(5_000);
+    expect(h.socket.timed).toHaveLength(1);
+  });
+
+  it('stops retrying when a table update shows the next hand', async () => {
+    const h = renderTable(handCompleted(1));
+    await settle();
+    await settle(12_250);
+    act(() => h.socket.timed[0].ack(new Error('operation has timed out')));
+    h.socket.serve('game_update', biddingView(2));
+    await settle(5_000);
+    expect(h.socket.timed).toHaveLength(1);
+  });
+});
+
+describe('deal animation and bidding_ready (spec §4)', () => {
+  const lastCard = () => document.querySelector('[data-last-card="true"]') as HTMLElement;
+
+  it('does not open bidding without bidding_ready, however long the deal took', async () => {
+    const h = renderTable(tableView());
+    await settle();
+    h.socket.serve('game_update', biddingView(1));
+    await settle(5_000);
+    expect(bidPanel()).toBeNull();
+    h.socket.serve('bidding_ready', { gameId: 'g1', currentBidderIndex: 0, currentPlayer: 'u0' });
+    expect(bidPanel()).toBeInTheDocument();
+  });
+
+  it('runs the deal once per hand: the game_update after bidding_ready does not restart it; the last card opens bidding', async () => {
+    const h = renderTable(tableView());
+    await settle();
+    // The server's order: new_hand_started, bidding_ready, game_update.
+    h.socket.serve('new_hand_started', newHand(1));
+    h.socket.serve('bidding_ready', { gameId: 'g1', currentBidderIndex: 0, currentPlayer: 'u0' });
+    h.socket.serve('game_update', biddingView(1));
+    await settle();
+    expect(lastCard()).toHaveClass('dealt');
+    expect(bidPanel()).toBeNull();
+    fireEvent.animationEnd(lastCard());
+    expect(bidPanel()).toBeInTheDocument();
+    expect(lastCard()).not.toHaveClass('dealt');
+    // Another update of the same hand (e.g. a chat line) neither re-deals nor closes bidding.
+    h.socket.serve('game_update', biddingView(1, { chat: [] }));
+    expect(lastCard()).not.toHaveClass('dealt');
+    expect(bidPanel()).toBeInTheDocument();
+  });
+
+  it('forces the deal complete after the 3 s fallback', async () => {
+    const h = renderTable(tableView());
+    await settle();
+    h.socket.serve('game_update', biddingView(1));
+    h.socket.serve('new_hand_started', newHand(1));
+    h.socket.serve('bidding_ready', { gameId: 'g1', currentBidderIndex: 0, currentPlayer: 'u0' });
+    await settle(2_900);
+    expect(bidPanel()).toBeNull();
+    await settle(100);
+    expect(bidPanel()).toBeInTheDocument();
+  });
+
+  it('opens bidding at once for a hand found in BIDDING on opening the table (no replayed deal)', async () => {
+    renderTable(biddingView(3));
+    await settle();
+    expect(bidPanel()).toBeInTheDocument();
+    expect(document.querySelector('.hand-card.dealt')).toBeNull();
+  });
+});
+
+describe('waiting room', () => {
+  it("names the server's host, not whoever sits in seat 0", async () => {
+    renderTable(tableView({ hostId: 'u2', mySeat: 1 }), 1);
+    await settle();
+    expect(screen.getByText('Only P2 can start')).toBeInTheDocument();
+    expect(screen.getByText('Waiting for Host')).toBeInTheDocument();
+  });
+});
+
+describe('rotate overlay (spec §2: whenever the window is taller than wide)', () => {
+  const size = (w: number, hgt: number) => {
+    Object.defineProperty(window, 'innerWidth', { value: w, configurable: true });
+    Object.defineProperty(window, 'innerHeight', { value: hgt, configurable: true });
+  };
+  afterEach(() => size(1024, 768));
+
+  it('shows on a desktop-sized window taller than wide', async () => {
+    size(1400, 1600);
+    renderTable(tableView());
+    await settle();
+    expect(screen.getByRole('alertdialog', { name: 'Please Rotate Your Device' })).toBeInTheDocument();
+  });
+
+  it('does not show when the window is wider than tall', async () => {
+    size(1400, 900);
+    renderTable(tableView());
+    await settle();
+    expect(screen.queryByRole('alertdialog', { name: 'Please Rotate Your Device' })).toBeNull();
+  });
+});
+
+describe('desktop notifications from the table (issue 6)', () => {
+  function installBridge() {
+    const notify = vi.fn<DesktopBridge['notify']>().mockResolvedValue(true);
+    window.desktop = {
+      notify,
+      toggleFullScreen: vi.fn(),
+      isFullScreen: vi.fn(),
+      openExternal: vi.fn(),
+      appInfo: vi.fn(),
+      getApiBase: () => '',
+      onDeepLink: () => () => undefined,
+    } as unknown as DesktopBridge;
+    return notify;
+  }
+  const kinds = (notify: ReturnType<typeof installBridge>) => notify.mock.calls.map(([n]) => n.kind);
+
+  it('raises "game starting" when a table you sit at goes from WAITING to BIDDING, with its gameId', async () => {
+    const notify = installBridge();
+    const h = renderTable(tableView());
+    await settle();
+    expect(notify).not.toHaveBeenCalled();
+    h.socket.serve('game_update', biddingView(1, { bidding: { bids: [null, null, null, null], blind: [false, false, false, false], autoBid: [false, false, false, false], currentBidderIndex: 1 } }));
+    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'game-starting', gameId: 'g1' }));
+    expect(kinds(notify)).toEqual(['game-starting']);
+  });
+
+  it('does not raise "game starting" for a table you only watch', async () => {
+    const notify = installBridge();
+    const h = renderTable(tableView({ mySeat: null, players: [null, null, null, null] }), 5);
+    await settle();
+    h.socket.serve('game_update', biddingView(1, { mySeat: null, hands: [[], [], [], []] }));
+    expect(kinds(notify)).not.toContain('game-starting');
+  });
+
+  it('raises "mention" for your name in game chat (case-insensitive, whole word), not for your own or system lines', async () => {
+    const notify = installBridge();
+    const h = renderTable(tableView());
+    await settle();
+    const line = (id: string, userId: string, message: string) => ({
+      gameId: 'g1',
+      message: { id, gameId: 'g1', userId, userName: userId === 'system' ? 'System' : `P${userId.slice(1)}`, message, timestamp: Date.now(), isGameMessage: true },
+    });
+    h.socket.serve('chat_message', line('m1', 'system', 'P0 joined the game.'));
+    h.socket.serve('chat_message', line('m2', 'u0', 'p0 here'));
+    h.socket.serve('chat_message', line('m3', 'u1', 'P0x is not you'));
+    expect(notify).not.toHaveBeenCalled();
+    h.socket.serve('chat_message', line('m4', 'u1', 'nice one, p0!'));
+    expect(notify).toHaveBeenCalledTimes(1);
+    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'mention', gameId: 'g1', body: 'nice one, p0!' }));
+  });
+
+  it('works on the web without a bridge', async () => {
+    const h = renderTable(tableView());
+    await settle();
+    h.socket.serve('game_update', biddingView(1));
+    h.socket.serve('chat_message', { gameId: 'g1', message: { id: 'm1', userId: 'u1', userName: 'P1', message: 'p0?', timestamp: Date.now() } });
+    expect(screen.getByText('p0?')).toBeInTheDocument();
+  });
+});
