@@ -87,6 +87,16 @@ describe('wireDeepLinkSources: every source reaches one handleDeepLink', () => {
     expect(handleDeepLink).not.toHaveBeenCalled();
     expect(focusWindow).toHaveBeenCalledTimes(1);
   });
+  it('still focuses the window on a second launch whose link is ignored', () => {
+    const app = fakeApp();
+    const focusWindow = vi.fn();
+    const router = createDeepLinkRouter({ deliver: () => {}, focusWindow: () => {}, log: memoryLogger() });
+    wireDeepLinkSources({ app, launchArgv: ['spades'], handleDeepLink: router.handleDeepLink, focusWindow });
+    app.emit('second-instance', {}, ['spades', 'spades://evil/x'], '/');
+    expect(focusWindow).toHaveBeenCalledTimes(1);
+    app.emit('second-instance', {}, ['spades', 'spades://table/ok'], '/');
+    expect(focusWindow).toHaveBeenCalledTimes(1); // the router focuses for a valid link
+  });
   it('routes macOS open-url and prevents the default', () => {
     const { app, handleDeepLink } = setup();
     const event = { preventDefault: vi.fn() };

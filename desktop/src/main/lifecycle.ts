@@ -52,7 +52,8 @@ export interface DeepLinkSourcesDeps {
   app: LifecycleApp;
   /** argv this process was launched with (a link here launched the app on Windows/Linux). */
   launchArgv: readonly string[];
-  handleDeepLink(url: string): void;
+  /** false when the link was ignored (malformed or foreign). */
+  handleDeepLink(url: string): boolean | void;
   /** A second launch without a link still brings the window to front. */
   focusWindow(): void;
 }
@@ -63,9 +64,9 @@ export interface DeepLinkSourcesDeps {
  */
 export function wireDeepLinkSources(deps: DeepLinkSourcesDeps): void {
   deps.app.on('second-instance', (_event, argv) => {
+    // A second launch always brings the window forward: with a valid link the router does it, otherwise we do.
     const link = findDeepLinkArg(Array.isArray(argv) ? argv : []);
-    if (link) deps.handleDeepLink(link);
-    else deps.focusWindow();
+    if (!link || deps.handleDeepLink(link) === false) deps.focusWindow();
   });
   deps.app.on('open-url', (event, url) => {
     event.preventDefault();
