@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChatMessage } from '@spades/common';
+import { io } from 'socket.io-client';
 import {
   api,
   connectRawSocket,
@@ -13,6 +14,16 @@ import {
   TestSocket,
   waitForEvent,
 } from './support/test-app';
+
+/**
+ * Every event the server emitted to `s` before this call has been received once this resolves: an empty chat
+ * message is answered synchronously with an `error`, and one socket's packets arrive in order.
+ */
+async function flush(s: TestSocket): Promise<void> {
+  const answered = waitForEvent(s, 'error', (e) => e.event === 'lobby_chat_message');
+  s.emit('lobby_chat_message', '');
+  await answered;
+}
 
 describe('realtime: authentication, presence, lobby chat', () => {
   let t: TestApp;
@@ -179,5 +190,94 @@ describe('realtime: authentication, presence, lobby chat', () => {
     expect(seen).toHaveLength(100);
     expect(seen[99].message).toBe('bulk 120');
     expect(seen[0].message).toBe('bulk 21');
+  });
+
+  it('handshake token + immediate authenticate: one login, the history is replayed exactly once', async () => {
+    const u = await registerUser(t.url);
+    await t.dataSource.query(
+      `INSERT INTO lobby_chat_messages (user_id, username, message, created_at)
+       SELECT $1, $2, 'race marker ' || g, now() + (g || ' milliseconds')::interval FROM generate_series(1, 3) g`,
+      [u.user.id, u.user.username],
+    );
+    // what the desktop client does: token in the handshake AND `authenticate` as soon as it is connected
+    const s: TestSocket = track(
+      io(t.url, {
+        auth: { token: u.token },
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+        autoConnect: false,
+      }),
+    );
+    const order: string[] = [];
+    s.onAny((event: string) => {
+      if (event !== 'online_users') order.push(event);
+    });
+    const auths = recordEvents(s, 'authenticated');
+    const chats = recordEvents(s, 'lobby_chat_message');
+    s.on('connect', () => s.emit('authenticate', { token: u.token }));
+    s.connect();
+    await waitForEvent(s, 'authenticated');
+    // a later authenticate of the same user is answered too (without a replay); wait for it, then flush
+    s.emit('authenticate', { token: u.token });
+    if (auths.length < 2) await waitForEvent(s, 'authenticated', () => auths.length >= 2);
+    await flush(s);
+
+    expect(auths.every((a) => a.success && a.userId === u.user.id)).toBe(true);
+    expect(order[0]).toBe('authenticated');
+    const ids = chats.map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(chats.filter((m) => m.userId === u.user.id).map((m) => m.message)).toEqual([
+      'race marker 1',
+      'race marker 2',
+      'race marker 3',
+    ]);
+    // the replay came right after the FIRST authenticated (and online_users), before any other
+    const firstChat = order.indexOf('lobby_chat_message');
+    expect(order.slice(0, firstChat)).toEqual(['authenticated']);
+    expect(order.filter((e) => e === 'authenticated').length).toBe(auths.length);
+    // the socket is a normal lobby member: it receives live chat once
+    const live = waitForEvent(s, 'lobby_chat_message', (m) => m.message === 'after the race');
+    const liveSeen = recordEvents(s, 'lobby_chat_message');
+    s.emit('lobby_chat_message', 'after the race');
+    await live;
+    await flush(s);
+    expect(liveSeen.map((m) => m.message)).toEqual(['after the race']);
+  });
+
+  it('the history skips blocked senders in the query: still the last 100 messages the viewer may see', async () => {
+    const chatty = await registerUser(t.url);
+    const other = await registerUser(t.url);
+    const viewer = await registerUser(t.url);
+    // 130 messages from `other`, then 120 newer ones from `chatty` (whom the viewer blocks)
+    await t.dataSource.query(
+      `INSERT INTO lobby_chat_messages (user_id, username, message, created_at)
+       SELECT CASE WHEN g <= 130 THEN $1::uuid ELSE $3::uuid END,
+              CASE WHEN g <= 130 THEN $2 ELSE $4 END,
+              CASE WHEN g <= 130 THEN 'other ' || g ELSE 'chatty ' || (g - 130) END,
+              now() + (g || ' milliseconds')::interval
+         FROM generate_series(1, 250) g`,
+      [other.user.id, other.user.username, chatty.user.id, chatty.user.username],
+    );
+    expect(
+      (await api(t.url, 'POST', '/api/social/block', { token: viewer.token, body: { blockId: chatty.user.id } }))
+        .status,
+    ).toBe(200);
+    let seen: ChatMessage[] = [];
+    const s = track(
+      await connectSocket(t.url, viewer.token, { setup: (x) => (seen = recordEvents(x, 'lobby_chat_message')) }),
+    );
+    await flush(s);
+    expect(seen).toHaveLength(100);
+    expect(seen.filter((m) => m.userId === chatty.user.id)).toEqual([]);
+    expect(seen.map((m) => m.message)).toEqual(Array.from({ length: 100 }, (_, i) => `other ${i + 31}`));
+
+    // someone who blocks nobody gets the newest 100: all of chatty's last 100
+    let seen2: ChatMessage[] = [];
+    const s2 = track(
+      await connectSocket(t.url, other.token, { setup: (x) => (seen2 = recordEvents(x, 'lobby_chat_message')) }),
+    );
+    await flush(s2);
+    expect(seen2.map((m) => m.message)).toEqual(Array.from({ length: 100 }, (_, i) => `chatty ${i + 21}`));
   });
 });

@@ -34,17 +34,20 @@ export class LobbyChatService {
     return toMessage({ ...rows[0], user_id: userId, message: parsed.text });
   }
 
-  /** The last 100 messages, oldest first, without senders `viewerBlocks` contains. */
-  async history(viewerBlocks: Set<string>): Promise<ChatMessage[]> {
+  /**
+   * The last 100 messages `viewerId` may see, oldest first: senders the viewer blocks are filtered IN the query,
+   * so a viewer who blocks chatty players still gets 100 messages (when that many exist).
+   */
+  async history(viewerId: string): Promise<ChatMessage[]> {
     const rows: { id: string; user_id: string; username: string; message: string; created_at: Date }[] =
       await this.dataSource.query(
-        `SELECT id, user_id, username, message, created_at FROM lobby_chat_messages
-          ORDER BY created_at DESC, id DESC LIMIT ${CHAT_HISTORY_SIZE}`,
+        `SELECT m.id, m.user_id, m.username, m.message, m.created_at FROM lobby_chat_messages m
+          WHERE NOT EXISTS (SELECT 1 FROM user_relations r
+                             WHERE r.user_id = $1 AND r.target_id = m.user_id AND r.kind = 'block')
+          ORDER BY m.created_at DESC, m.id DESC LIMIT ${CHAT_HISTORY_SIZE}`,
+        [viewerId],
       );
-    return rows
-      .reverse()
-      .filter((r) => !viewerBlocks.has(r.user_id))
-      .map(toMessage);
+    return rows.reverse().map(toMessage);
   }
 }
 

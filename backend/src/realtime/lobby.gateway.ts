@@ -8,6 +8,7 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
+import type { ChatMessage } from '@spades/common';
 import type { Socket } from 'socket.io';
 import { TokenService } from '../auth/token.service';
 import { SocialService } from '../social/social.service';
@@ -15,6 +16,18 @@ import { UsersService } from '../users/users.service';
 import { ChatRejected, LobbyChatService } from './lobby-chat.service';
 import { AppServer, LOBBY_ROOM, RealtimeService, SocketData, userRoom } from './realtime.service';
 import { socketUserId, WsAuthGuard } from './ws-auth';
+
+interface LoginState {
+  /** Tail of this socket's serialized logins. */
+  chain: Promise<void>;
+  /** The login not finished yet, with its token (an identical `authenticate` joins it). */
+  inFlight?: { token: unknown; done: Promise<void> };
+}
+
+interface PendingHistory {
+  userId: string;
+  messages: ChatMessage[];
+}
 
 /** Sockets that have not authenticated within this time are disconnected. */
 export const AUTH_TIMEOUT_MS = 30_000;
@@ -30,6 +43,14 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   private readonly logger = new Logger('LobbyGateway');
   /** Per-user queue: one user's messages are stored and broadcast in the order they were sent. */
   private readonly chatQueues = new Map<string, Promise<void>>();
+  /** Per-socket login serialization (see authenticate). */
+  private readonly logins = new WeakMap<Socket, LoginState>();
+  /** Sockets reading their chat history right now: chat posted meanwhile is collected for them. */
+  private readonly historyBuffers = new Map<Socket, PendingHistory>();
+  /** Chat posts being stored/broadcast right now. */
+  private readonly postsInFlight = new Set<Promise<void>>();
+  /** socket id → ids replayed at its login, kept while posts that were in flight then are still running. */
+  private readonly replayed = new Map<string, Set<string>>();
 
   constructor(
     private readonly realtime: RealtimeService,
@@ -75,17 +96,31 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   }
 
   private async postChat(socket: Socket, userId: string, payload: unknown): Promise<void> {
+    const task = this.storeAndBroadcast(userId, payload);
+    this.postsInFlight.add(task);
     try {
-      const message = await this.chat.post(userId, payload);
-      const blockers = await this.social.blockersOf(userId);
-      this.realtime.emitToLobby('lobby_chat_message', [message], blockers);
+      await task;
     } catch (e) {
       if (!(e instanceof ChatRejected)) this.logger.error(`lobby chat failed: ${(e as Error).message}`);
       socket.emit('error', {
         message: e instanceof ChatRejected ? e.message : 'Could not send the message',
         event: 'lobby_chat_message',
       });
+    } finally {
+      this.postsInFlight.delete(task);
     }
+  }
+
+  private async storeAndBroadcast(userId: string, payload: unknown): Promise<void> {
+    const message = await this.chat.post(userId, payload);
+    const blockers = await this.social.blockersOf(userId);
+    // sockets that already got this message in their history replay (stored before their history was read)
+    const except = blockers.map(userRoom);
+    for (const [socketId, ids] of this.replayed) if (ids.has(message.id)) except.push(socketId);
+    // same tick: a socket is either in the lobby room (delivered now) or still reading its history (buffered)
+    this.realtime.io.to(LOBBY_ROOM).except(except).emit('lobby_chat_message', message);
+    for (const pending of this.historyBuffers.values())
+      if (!blockers.includes(pending.userId)) pending.messages.push(message);
   }
 
   handleDisconnect(socket: Socket): void {
@@ -93,7 +128,33 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     if (userId && this.realtime.markDisconnected(userId, socket.id)) this.realtime.broadcastOnlineUsers();
   }
 
-  private async authenticate(socket: Socket, token: unknown): Promise<void> {
+  /**
+   * Logins of one socket are serialized, and the decision is recorded synchronously (before any await): the
+   * client sends its token in the handshake AND emits `authenticate` on connect, and both must not run a full
+   * login (two `authenticated`, two history replays). An `authenticate` with the same token as a login still in
+   * flight joins it (one answer); one arriving after a login of the same user is answered
+   * `authenticated {success:true}` without replaying the history.
+   */
+  private authenticate(socket: Socket, token: unknown): Promise<void> {
+    let state = this.logins.get(socket);
+    if (!state) this.logins.set(socket, (state = { chain: Promise.resolve() }));
+    if (state.inFlight && state.inFlight.token === token) return state.inFlight.done;
+    const done = state.chain.then(() =>
+      this.login(socket, token).catch((e: unknown) => {
+        this.logger.error(`socket login failed: ${(e as Error).message}`);
+        if (socket.connected) socket.emit('authenticated', { success: false, message: 'Could not sign in' });
+      }),
+    );
+    const current = { token, done };
+    state.chain = done;
+    state.inFlight = current;
+    void done.then(() => {
+      if (state.inFlight === current) state.inFlight = undefined;
+    });
+    return done;
+  }
+
+  private async login(socket: Socket, token: unknown): Promise<void> {
     const userId = this.tokens.verify(token);
     const user = userId ? await this.users.findById(userId) : null;
     if (!socket.connected) return;
@@ -102,10 +163,22 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
       return;
     }
     const data = socket.data as SocketData;
-    const first = data.userId !== user.id;
-    // history snapshot BEFORE joining the lobby room, then everything below runs in one tick: the client gets
-    // `authenticated`, the history (oldest first), then live messages, without duplicates.
-    const history = first ? await this.chat.history(await this.social.blockedBy(user.id)) : [];
+    if (data.userId === user.id) {
+      // already signed in as this user (e.g. a later `authenticate`): answer, no second history replay
+      socket.emit('authenticated', { success: true, userId: user.id });
+      return;
+    }
+    // Chat posted while the history is read is buffered for this socket (see postChat) and sent after it,
+    // deduplicated by id; the buffer is dropped and the rooms joined in the same tick, so nothing is lost
+    // and the client gets `authenticated`, the history (oldest first), then live messages, in order.
+    const pending: PendingHistory = { userId: user.id, messages: [] };
+    this.historyBuffers.set(socket, pending);
+    let history: ChatMessage[];
+    try {
+      history = await this.chat.history(user.id);
+    } finally {
+      this.historyBuffers.delete(socket);
+    }
     if (!socket.connected) return;
     if (data.userId && data.userId !== user.id) {
       socket.leave(userRoom(data.userId));
@@ -115,10 +188,20 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     data.username = user.username;
     socket.join([userRoom(user.id), LOBBY_ROOM]);
     socket.emit('authenticated', { success: true, userId: user.id });
-    if (!first) return;
     const changed = this.realtime.markAuthenticated(user.id, socket.id);
     if (changed) this.realtime.broadcastOnlineUsers();
     else socket.emit('online_users', this.realtime.onlineUserIds());
-    for (const m of history) socket.emit('lobby_chat_message', m);
+    const sent = new Set<string>();
+    for (const m of [...history, ...pending.messages]) {
+      if (sent.has(m.id)) continue;
+      sent.add(m.id);
+      socket.emit('lobby_chat_message', m);
+    }
+    if (this.postsInFlight.size) {
+      this.replayed.set(socket.id, sent);
+      void Promise.allSettled([...this.postsInFlight]).then(() => {
+        if (this.replayed.get(socket.id) === sent) this.replayed.delete(socket.id);
+      });
+    }
   }
 }
