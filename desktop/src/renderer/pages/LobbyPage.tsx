@@ -48,13 +48,8 @@ export function useJoinGame() {
 export function LobbyShell({ children }: { children: React.ReactNode }) {
   const { user } = useSession();
   const [statsOpen, setStatsOpen] = useState(false);
+  // The header's Game Rules item; the desktop menu (Help › Game Rules) is handled app-wide (Root's RulesDialogHost).
   const [rulesOpen, setRulesOpen] = useState(false);
-  // Desktop menu (Help › Game Rules) / spades://rules deep link.
-  useEffect(() => {
-    const open = () => setRulesOpen(true);
-    window.addEventListener('spades:open-rules', open);
-    return () => window.removeEventListener('spades:open-rules', open);
-  }, []);
   return (
     <div className="app">
       <Header onStats={() => setStatsOpen(true)} onRules={() => setRulesOpen(true)} />
