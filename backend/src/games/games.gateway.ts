@@ -84,7 +84,10 @@ export class GamesGateway {
     });
   }
 
-  /** Seated: re-subscribe and get the exact view (reconnect). Otherwise sit (seat given / free seat) or watch. */
+  /**
+   * Seated or watching: re-subscribe and get the exact view (reconnect), seating never changes. Left this
+   * table: watch. A newcomer: sit (seat given / free seat) or watch.
+   */
   @SubscribeMessage('join_game')
   joinGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
     return this.run(c, 'join_game', async (userId) => {
@@ -196,7 +199,7 @@ export class GamesGateway {
       const p = obj(data);
       const parsed = parseChatInput(p.message);
       if (!parsed.ok) throw new TableError(parsed.message);
-      return this.games.chat(gameIdOf(p), await this.people.get(userId), parsed.text);
+      return this.games.chat(gameIdOf(p), await this.people.get(userId), parsed.text, actionIdOf(p));
     });
   }
 

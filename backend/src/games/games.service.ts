@@ -15,6 +15,8 @@ import type { GamesConfig } from './games.config';
 import { GamesLedger, GamesRealtime, NOT_ENOUGH_COINS, NotEnoughCoinsError } from './ports';
 import type { GameListItem, TableView } from './protocol';
 import {
+  ActorKind,
+  AppliedAction,
   Effects,
   hostId,
   isHuman,
@@ -30,12 +32,24 @@ import { listItem, notePayload, Recipient, tableView } from './wire';
 
 class NoChange extends Error {}
 
+/** Thrown by a command body when nothing is to change: nothing is stored or emitted, the command answers undefined. */
+class Unchanged extends Error {}
+
+export const DUPLICATE_ACTION_ID = 'Duplicate action id';
+
+/** A client action already done: what it was (type + canonical payload) and what it answered. */
+interface DoneAction {
+  type: string;
+  payload: string;
+  result: unknown;
+}
+
 interface Actor {
   rec: TableRecord;
   queue: Promise<unknown>;
   timer: NodeJS.Timeout | null;
-  /** Results of client actions by `${userId}:${actionId}` (idempotency). */
-  results: Map<string, unknown>;
+  /** Client actions by `${userId}:${actionId}` (idempotency). */
+  results: Map<string, DoneAction>;
 }
 
 export interface CommandOptions {
@@ -43,6 +57,24 @@ export interface CommandOptions {
   actor?: string;
   actionId?: string;
   payload?: unknown;
+}
+
+/** JSON with sorted keys (jsonb does not keep key order): compares a retry's payload with the stored one. */
+export function canonicalJson(value: unknown): string {
+  const norm = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(norm);
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.keys(o)
+          .filter((k) => o[k] !== undefined)
+          .sort()
+          .map((k) => [k, norm(o[k])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(norm(value === undefined ? null : JSON.parse(JSON.stringify(value ?? null)))) ?? 'null';
 }
 
 @Injectable()
@@ -70,17 +102,34 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     );
     for (const row of rows) {
       const actor = this.addActor(row.snapshot);
-      const done: { actor: string; action_id: string; result: unknown }[] = await this.ds.query(
-        `SELECT actor, action_id, result FROM game_events WHERE game_id = $1 AND action_id IS NOT NULL ORDER BY seq DESC LIMIT 500`,
+      const done: { actor: string; action_id: string; type: string; payload: unknown; result: unknown }[] = await this.ds.query(
+        `SELECT actor, action_id, type, payload, result FROM game_events WHERE game_id = $1 AND action_id IS NOT NULL ORDER BY seq DESC LIMIT 500`,
         [row.id],
       );
-      for (const d of done) actor.results.set(`${d.actor}:${d.action_id}`, d.result);
+      for (const d of done) actor.results.set(`${d.actor}:${d.action_id}`, { type: d.type, payload: canonicalJson(d.payload), result: d.result });
       if (actor.rec.settlement === 'pending') {
         actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.log.error(`settlement of ${row.id}: ${(e as Error).message}`));
       }
+      this.restoreTurn(actor);
       this.arm(actor);
     }
     if (rows.length) this.log.log(`Restored ${rows.length} table(s)`);
+  }
+
+  /**
+   * After downtime a human whose turn it is gets a fresh full turn (persisted): a deadline that passed while the
+   * server was down must not charge them a timeout. Every other deadline (bot, trick, summary, result, seat
+   * replacement) keeps its stored value and fires at once when due.
+   */
+  private restoreTurn(actor: Actor): void {
+    const rec = actor.rec;
+    const e = rec.engine;
+    if (rec.flow?.kind !== 'turn' || (e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || !isHuman(rec.seats[e.turn as Seat])) return;
+    const at = Date.now() + this.cfg.turnTimeoutMs;
+    this.command(rec.id, { type: 'restore_turn', payload: { seat: e.turn } }, (draft) => {
+      if (draft.flow?.kind !== 'turn') throw new Unchanged();
+      draft.flow = { ...draft.flow, at: Math.max(at, draft.flow.at) };
+    }).catch((err) => this.log.error(`restoring the turn of ${rec.id}: ${(err as Error).message}`));
   }
 
   onApplicationShutdown(): void {
@@ -140,7 +189,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     fx.lobby = true;
     await this.ds.transaction(async (m) => {
       await m.query(`INSERT INTO games (id, status, seq, snapshot) VALUES ($1, $2, 1, $3)`, [id, rec.status, JSON.stringify(rec)]);
-      await m.query(`INSERT INTO game_events (game_id, seq, type, actor, payload) VALUES ($1, 1, 'create', $2, $3)`, [
+      await m.query(`INSERT INTO game_events (game_id, seq, type, actor, actor_kind, payload) VALUES ($1, 1, 'create', $2, 'human', $3)`, [
         id,
         creator.userId,
         JSON.stringify({ settings: v.settings }),
@@ -161,32 +210,48 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   join(gameId: string, user: Participant, seat?: number): Promise<TableView> {
-    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
-      if (seatOf(rec, user.userId) === null) {
-        const other = this.tableOfSeatedUser(user.userId);
-        if (other && other.id !== gameId) throw new TableError('You are already seated at another table');
-        await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
-      }
-      this.machine.join(rec, fx, user, seat);
-    }).then(() => this.view(gameId, user.userId));
+    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, (rec, fx) => this.sit(rec, fx, user, seat)).then(() =>
+      this.view(gameId, user.userId),
+    );
   }
 
   /**
-   * Socket `join_game` at the table: a seated player re-subscribes (reconnect) and gets the exact view; a user
-   * who is not seated takes the first free seat while WAITING, or else watches as a spectator.
+   * Seats a user on the draft. Coins are checked only where they can move: at a WAITING table (it becomes
+   * rated when four humans start it). A vacated seat taken mid-game plays for no coins: no check.
+   */
+  private async sit(rec: TableRecord, fx: Effects, user: Participant, seat: number | undefined): Promise<void> {
+    if (seatOf(rec, user.userId) === null) {
+      const other = this.tableOfSeatedUser(user.userId);
+      if (other && other.id !== rec.id) throw new TableError('You are already seated at another table');
+      if (rec.status === 'WAITING') await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
+    }
+    this.machine.join(rec, fx, user, seat);
+  }
+
+  /**
+   * Socket `join_game` at the table. Seated or watching: re-subscribe and get the exact view, seating never
+   * changes (a reconnecting client re-sends join_game). Left this table (or lost the seat): watch. Anybody
+   * else: sit like an explicit join (the given seat, or a free/open seat), or watch when no seat is free.
    */
   async joinOrWatch(gameId: string, user: Participant, seat?: number): Promise<TableView> {
     const rec = await this.record(gameId);
-    if (seatOf(rec, user.userId) !== null) return this.view(gameId, user.userId);
-    const open = rec.status === 'WAITING' ? rec.seats.some((s) => s === null) : rec.replacements.some((r, i) => r !== null && rec.seats[i] === null);
-    if (seat !== undefined || open) {
-      try {
-        return await this.join(gameId, user, seat);
-      } catch (e) {
-        if (seat !== undefined || !(e instanceof TableError)) throw e;
+    if (this.machine.socketJoinMode(rec, user.userId) === 'member') return this.view(gameId, user.userId);
+    await this.command(gameId, { type: 'join_game', actor: user.userId, payload: { seat } }, async (draft, fx) => {
+      const mode = this.machine.socketJoinMode(draft, user.userId);
+      if (mode === 'member') throw new Unchanged();
+      if (mode === 'sit') {
+        try {
+          fx.logType = 'join';
+          await this.sit(draft, fx, user, seat);
+          return;
+        } catch (e) {
+          if (seat !== undefined || !(e instanceof TableError)) throw e;
+        }
       }
-    }
-    return this.spectate(gameId, user);
+      fx.logType = 'spectate';
+      this.machine.spectate(draft, fx, user);
+    });
+    return this.view(gameId, user.userId);
   }
 
   spectate(gameId: string, user: Participant): Promise<TableView> {
@@ -247,8 +312,9 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     });
   }
 
-  chat(gameId: string, from: Participant, text: string): Promise<{ ok: true }> {
-    return this.command(gameId, { type: 'chat', actor: from.userId }, (rec, fx) => {
+  /** Game chat; `actionId` makes a retry return the original result (no second message). */
+  chat(gameId: string, from: Participant, text: string, actionId?: string): Promise<{ ok: true }> {
+    return this.command(gameId, { type: 'chat', actor: from.userId, actionId, payload: { message: text } }, (rec, fx) => {
       const member = seatOf(rec, from.userId) !== null || rec.spectators.some((s) => s.userId === from.userId);
       if (!member) throw new TableError('Join or watch the game to chat', 403);
       this.machine.postChat(rec, fx, { userId: from.userId, userName: from.username }, text);
@@ -270,14 +336,26 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     }
     const run = async (): Promise<T> => {
       const key = opts.actionId ? `${opts.actor}:${opts.actionId}` : null;
-      if (key && actor.results.has(key)) return actor.results.get(key) as T;
+      const payload = canonicalJson(opts.payload);
+      const done = key ? actor.results.get(key) : undefined;
+      if (done) {
+        // the same id for another action (type or payload): refused, nothing changes
+        if (done.type !== opts.type || done.payload !== payload) throw new TableError(DUPLICATE_ACTION_ID, 409);
+        return done.result as T;
+      }
       const draft = structuredClone(actor.rec);
       const fx = newEffects(opts.type);
-      const result = await fn(draft, fx);
+      let result: T;
+      try {
+        result = await fn(draft, fx);
+      } catch (e) {
+        if (e instanceof Unchanged) return undefined as T;
+        throw e;
+      }
       this.machine.scheduleFlow(draft);
       await this.persist(draft, fx, opts, result);
       actor.rec = draft;
-      if (key) actor.results.set(key, result);
+      if (key) actor.results.set(key, { type: opts.type, payload, result });
       this.emit(draft, fx);
       this.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
@@ -296,21 +374,35 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async persist(rec: TableRecord, fx: Effects, opts: CommandOptions, result: unknown): Promise<void> {
+    // Who issued the row: a user's command, else the server's timer on behalf of a timed-out human / a bot seat.
+    const kind: ActorKind = opts.actor
+      ? 'human'
+      : fx.actions.some((a) => a.by === 'timeout')
+        ? 'timeout'
+        : fx.actions.some((a) => a.by === 'bot')
+          ? 'bot'
+          : 'server';
     await this.ds.transaction(async (m) => {
       if (fx.escrow) await this.collectBuyIns(m, rec);
-      await this.writeSnapshot(m, rec, opts.type, opts.actor ?? null, opts.actionId ?? null, opts.payload ?? null, result ?? null);
+      await this.writeSnapshot(m, rec, {
+        type: fx.logType,
+        actor: opts.actor ?? null,
+        actorKind: kind,
+        actionId: opts.actionId ?? null,
+        payload: opts.payload ?? null,
+        result: result ?? null,
+        actions: fx.actions,
+      });
     });
   }
 
+  /** Stores the snapshot and appends the event-log row (every applied engine action with who made it). */
   private async writeSnapshot(
     m: EntityManager,
     rec: TableRecord,
-    type: string,
-    actor: string | null,
-    actionId: string | null,
-    payload: unknown,
-    result: unknown,
+    ev: { type: string; actor: string | null; actorKind: ActorKind; actionId: string | null; payload: unknown; result: unknown; actions: AppliedAction[] },
   ): Promise<void> {
+    const { type, actor, actionId, payload, result } = ev;
     const res: unknown[] = await m.query(
       `UPDATE games SET status = $2, snapshot = $3, seq = seq + 1, updated_at = now(),
               finished_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE to_timestamp($4::bigint / 1000.0) END
@@ -321,8 +413,19 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     const rows = (Array.isArray(res[0]) ? res[0] : res) as { seq: number }[];
     const seq = rows[0].seq;
     await m.query(
-      `INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [rec.id, seq, type, actor, actionId, payload === null ? null : JSON.stringify(payload), result === null ? null : JSON.stringify(result)],
+      `INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result, actor_kind, actions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        rec.id,
+        seq,
+        type,
+        actor,
+        actionId,
+        payload === null ? null : JSON.stringify(payload),
+        result === null ? null : JSON.stringify(result),
+        ev.actorKind,
+        ev.actions.length ? JSON.stringify(ev.actions) : null,
+      ],
     );
     const h = rec.engine.history;
     if (h.length) {
@@ -339,7 +442,21 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     return `${rec.id}:${rec.gameNumber}`;
   }
 
+  /**
+   * Rated start: every human's balance is re-checked inside the start transaction (their coins may have moved
+   * since they sat down); one short → the start fails as a whole, nothing moves. The transfers re-check under
+   * row locks.
+   */
   private async collectBuyIns(m: EntityManager, rec: TableRecord): Promise<void> {
+    const short = await this.ledger.unableToPay(
+      m,
+      rec.participants.map((p) => p.userId),
+      rec.settings.buyIn,
+    );
+    if (short.length) {
+      const names = rec.participants.filter((p) => short.includes(p.userId)).map((p) => p.username);
+      throw new TableError(`${NOT_ENOUGH_COINS}: ${names.join(', ')} cannot cover the buy-in`);
+    }
     for (const p of rec.participants) {
       try {
         await this.ledger.buyIn(m, p.userId, rec.id, rec.settings.buyIn, this.escrowRef(rec));
@@ -406,7 +523,15 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
       }
       rec.settlement = 'done';
       rec.payouts = paid;
-      await this.writeSnapshot(m, rec, 'settlement', null, null, null, { payouts: paid });
+      await this.writeSnapshot(m, rec, {
+        type: 'settlement',
+        actor: null,
+        actorKind: 'server',
+        actionId: null,
+        payload: null,
+        result: { payouts: paid },
+        actions: [],
+      });
     });
     actor.rec = rec;
     const fx = newEffects('settlement');
@@ -437,7 +562,6 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         const seat = this.machine.dueActor(rec);
         const planned = seat === null ? [] : await this.planBotActions(rec, seat);
         if (!this.machine.tick(rec, fx, planned)) throw new NoChange();
-        fx.logType = 'tick';
       }).catch((e) => {
         if (e instanceof NoChange) return this.arm(actor);
         this.log.error(`Timer of table ${actor.rec.id} failed: ${(e as Error).stack ?? e}`);

@@ -27,6 +27,12 @@ export class GamesLedger {
     if (balance < BigInt(buyIn)) throw new TableError(NOT_ENOUGH_COINS);
   }
 
+  /** Users (of `userIds`) whose balance, read inside the caller's transaction, is below `amount`. */
+  async unableToPay(m: EntityManager, userIds: string[], amount: number): Promise<string[]> {
+    const balances = await this.coins.userBalances(userIds, m);
+    return userIds.filter((u) => (balances.get(u) ?? 0n) < BigInt(amount));
+  }
+
   async buyIn(m: EntityManager, userId: string, gameId: string, amount: number, ref: string): Promise<void> {
     try {
       await this.coins.transfer(m, { userId }, { escrow: gameId }, amount, 'buy_in', ref);

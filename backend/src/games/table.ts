@@ -76,8 +76,13 @@ export interface TableRecord {
   replacements: (number | null)[];
   /** Consecutive turn timeouts per seat. */
   timeouts: number[];
-  /** Users for whom '{name} joined the game.' was posted. */
+  /** Users for whom '{name} joined the game.' was posted during the current game (reset by Play Again). */
   announced: string[];
+  /**
+   * Users who left this table (or lost their seat): a socket `join_game` (e.g. re-sent after a reconnect) never
+   * seats them again; only an explicit join (HTTP POST /join) does. Optional: older snapshots lack it.
+   */
+  departed?: string[];
   chat: ChatMessage[];
   /** Humans who asked for the next hand (start_new_hand) during HAND_COMPLETED. */
   handAcks: string[];
@@ -117,8 +122,20 @@ export type Note =
   | { type: 'seat_replacement_started'; seatIndex: number; expiresAt: number }
   | { type: 'chat_message'; message: ChatMessage };
 
+/** Who made an engine move: a seated human, the bot logic for a bot/vacated seat, the bot logic for a timed-out human, or the server (deal). */
+export type ActorKind = 'human' | 'bot' | 'timeout' | 'server';
+
+/** One engine action applied to the table, as stored in the event log (replayable through `apply`). */
+export interface AppliedAction {
+  gameNumber: number;
+  by: ActorKind;
+  action: GameAction;
+}
+
 export interface Effects {
   notes: Note[];
+  /** Engine actions applied by this command, in order (the event log's `actions`). */
+  actions: AppliedAction[];
   /** Rated game started: move the buy-ins to escrow in the same transaction. */
   escrow: boolean;
   /** The lobby list changed. */
@@ -130,7 +147,7 @@ export interface Effects {
 }
 
 export function newEffects(logType: string): Effects {
-  return { notes: [], escrow: false, lobby: false, logType, removedUsers: [] };
+  return { notes: [], actions: [], escrow: false, lobby: false, logType, removedUsers: [] };
 }
 
 export const SEATS: readonly Seat[] = [0, 1, 2, 3];
@@ -155,6 +172,10 @@ export function seatOf(rec: TableRecord, userId: string): Seat | null {
   return i < 0 ? null : (i as Seat);
 }
 
+export function isSpectator(rec: TableRecord, userId: string): boolean {
+  return rec.spectators.some((s) => s.userId === userId);
+}
+
 export function inGame(rec: TableRecord): boolean {
   return rec.status === 'BIDDING' || rec.status === 'PLAYING' || rec.status === 'HAND_COMPLETED';
 }
@@ -175,6 +196,7 @@ export function newTable(id: string, settings: GameSettings, creator: Participan
     replacements: [null, null, null, null],
     timeouts: [0, 0, 0, 0],
     announced: [],
+    departed: [],
     chat: [],
     handAcks: [],
     playAgain: [],
@@ -248,11 +270,27 @@ export class TableMachine {
     }
     rec.seats[target] = { ...user, kind: 'human' };
     rec.spectators = rec.spectators.filter((s) => s.userId !== user.userId);
+    rec.departed = (rec.departed ?? []).filter((u) => u !== user.userId);
     rec.replacements[target] = null;
     rec.timeouts[target] = 0;
     fx.lobby = true;
     this.announce(rec, fx, user);
     return target as Seat;
+  }
+
+  /**
+   * What a socket `join_game` may do for a user: `member` (seated or watching: only re-subscribe, never
+   * change seating), `watch` (left this table or lost the seat: watch, an explicit join is needed to sit),
+   * or `sit` (a newcomer: take a seat like an explicit join, else watch).
+   */
+  socketJoinMode(rec: TableRecord, userId: string): 'member' | 'watch' | 'sit' {
+    if (seatOf(rec, userId) !== null || isSpectator(rec, userId)) return 'member';
+    if ((rec.departed ?? []).includes(userId)) return 'watch';
+    return 'sit';
+  }
+
+  private markDeparted(rec: TableRecord, userId: string): void {
+    rec.departed = [...(rec.departed ?? []).filter((u) => u !== userId), userId];
   }
 
   spectate(rec: TableRecord, fx: Effects, user: Participant): void {
@@ -269,6 +307,7 @@ export class TableMachine {
     if (seat === null && !spectating) throw new TableError('You are not at this table');
     rec.spectators = rec.spectators.filter((s) => s.userId !== userId);
     fx.removedUsers.push(userId);
+    this.markDeparted(rec, userId);
     if (seat === null) return;
     fx.lobby = true;
     rec.playAgain = rec.playAgain.filter((u) => u !== userId);
@@ -389,17 +428,21 @@ export class TableMachine {
   /** Deals the next hand from a fresh CSPRNG seed. */
   deal(rec: TableRecord, fx: Effects): void {
     const seed = randomBytes(32);
-    this.applyEngine(rec, fx, { type: 'deal', seed: seed.toString('hex') });
+    this.applyEngine(rec, fx, { type: 'deal', seed: seed.toString('hex') }, 'server');
     rec.handAcks = [];
   }
 
-  /** Applies an engine action and records the notes describing the change. Throws TableError on refusal. */
-  applyEngine(rec: TableRecord, fx: Effects, action: GameAction): void {
+  /**
+   * Applies an engine action, records it for the event log (with who made it) and the notes describing the
+   * change. Throws TableError on refusal.
+   */
+  applyEngine(rec: TableRecord, fx: Effects, action: GameAction, by: ActorKind): void {
     const prev = rec.engine;
     const r = apply(prev, action);
     if (!r.ok) throw new TableError(engineErrorMessage(r.error));
     const next = r.state;
     rec.engine = next;
+    fx.actions.push({ gameNumber: rec.gameNumber, by, action: structuredClone(action) });
     rec.status = next.phase === 'WAITING' ? 'WAITING' : next.phase;
     if (next.handNumber !== prev.handNumber) {
       fx.notes.push({ type: 'new_hand_started' });
@@ -459,12 +502,12 @@ export class TableMachine {
       if (!card) throw new TableError(engineErrorMessage('INVALID_CARD'));
       ga = { type: 'play', seat, card };
     }
-    this.applyEngine(rec, fx, ga);
+    this.applyEngine(rec, fx, ga, 'human');
     if (action !== 'reveal') rec.timeouts[seat] = 0;
   }
 
   /** Plays the current turn with the bot logic (bot seat, vacated seat, or a timed-out human). */
-  autoAct(rec: TableRecord, fx: Effects, seat: Seat, planned: GameAction[] = []): void {
+  autoAct(rec: TableRecord, fx: Effects, seat: Seat, planned: GameAction[] = [], by: 'bot' | 'timeout' = 'bot'): void {
     // Actions decided beforehand by the (asynchronous) strong bot pool, if any: applied while legal.
     for (const action of planned) {
       const e = rec.engine;
@@ -472,12 +515,13 @@ export class TableMachine {
       const draft = structuredClone(rec);
       const dfx = newEffects(fx.logType);
       try {
-        this.applyEngine(draft, dfx, action);
+        this.applyEngine(draft, dfx, action, by);
       } catch {
         break; // illegal: fall back to the synchronous bot below
       }
       Object.assign(rec, draft);
       fx.notes.push(...dfx.notes);
+      fx.actions.push(...dfx.actions);
       fx.lobby ||= dfx.lobby;
       if (action.type !== 'reveal') return;
     }
@@ -489,7 +533,7 @@ export class TableMachine {
       const view = viewFor(e, seat);
       const action = bot.act(view, rng);
       if (!action) throw new Error(`bot ${bot.name} returned no action`);
-      this.applyEngine(rec, fx, action);
+      this.applyEngine(rec, fx, action, by);
       if (action.type !== 'reveal') return;
     }
   }
@@ -524,6 +568,7 @@ export class TableMachine {
       if (isHuman(o) && !rec.playAgain.includes(o.userId)) {
         rec.seats[s] = null;
         fx.removedUsers.push(o.userId);
+        this.markDeparted(rec, o.userId);
       }
     }
     if (humans(rec).length === 0) {
@@ -532,6 +577,8 @@ export class TableMachine {
     }
     rec.gameNumber += 1;
     rec.status = 'WAITING';
+    // '{name} joined the game.' is posted once per game (spec §7): a new game announces again.
+    rec.announced = [];
     rec.engine = createGame(rec.settings);
     rec.flow = null;
     rec.rated = false;
@@ -611,6 +658,7 @@ export class TableMachine {
           this.postSystem(rec, fx, `A bot was invited to seat ${s + 1}.`);
           fx.lobby = true;
         }
+        fx.logType = 'seat_replacement';
         changed = true;
       }
     }
@@ -625,12 +673,15 @@ export class TableMachine {
           if (e.phase !== 'BIDDING' && e.phase !== 'PLAYING') break;
           const seat = e.turn as Seat;
           const occ = rec.seats[seat];
-          this.autoAct(rec, fx, seat, planned);
-          if (flow.kind === 'turn' && isHuman(occ)) {
+          const timedOut = flow.kind === 'turn' && isHuman(occ);
+          fx.logType = timedOut ? 'timeout' : 'bot';
+          this.autoAct(rec, fx, seat, planned, timedOut ? 'timeout' : 'bot');
+          if (timedOut) {
             rec.timeouts[seat] += 1;
             const missed = rec.timeouts[seat];
             if (missed >= this.cfg.maxConsecutiveTimeouts) {
               fx.removedUsers.push(occ.userId);
+              this.markDeparted(rec, occ.userId);
               this.vacate(rec, fx, seat);
               this.postSystem(rec, fx, `${occ.username} was removed after ${missed} missed turns.`);
               this.closeIfNoHumans(rec, fx, 'All players left the table');
@@ -639,12 +690,15 @@ export class TableMachine {
           break;
         }
         case 'clearTrick':
+          fx.logType = 'clear_trick';
           this.clearTrick(rec, fx);
           break;
         case 'nextHand':
+          fx.logType = 'deal';
           if (e.phase === 'HAND_COMPLETED') this.deal(rec, fx);
           break;
         case 'result':
+          fx.logType = 'result';
           if (rec.status === 'COMPLETED') this.maybeRestart(rec, fx, true);
           break;
       }

@@ -4,7 +4,7 @@
  */
 import { potFor } from '@spades/common';
 import { createTestApp, TestApp } from '../support/test-app';
-import { checkFairness, checkRedaction, Client, expectLedgerBalanced, seedsOf, SETTINGS, useFastTimers } from './helpers';
+import { checkFairness, checkRedaction, Client, expectLedgerBalanced, moveCoins, seedsOf, SETTINGS, useFastTimers } from './helpers';
 
 const START = 5_000_000;
 const BUY_IN = 100_000;
@@ -231,13 +231,8 @@ describe('games (integration)', () => {
     expect(created.status).toBe(400);
     expect(created.body.message).toBe('Not enough coins');
     const ok = await host.http(t.url, 'POST', '/api/games', { ...SETTINGS, buyIn: 1_000_000 });
-    // drain the poor player's wallet below the buy-in (test-only direct ledger move to the house)
-    await t.dataSource.transaction(async (m) => {
-      const rows = await m.query(`SELECT id FROM coin_accounts WHERE key IN ('house', $1) ORDER BY key`, [`user:${poor.id}`]);
-      expect(rows).toHaveLength(2);
-      await m.query(`UPDATE coin_accounts SET balance = balance - 4500000 WHERE key = $1`, [`user:${poor.id}`]);
-      await m.query(`UPDATE coin_accounts SET balance = balance + 4500000 WHERE key = 'house'`);
-    });
+    // drain the poor player's wallet below the buy-in (through the ledger, to the house)
+    await moveCoins(t, { userId: poor.id }, 'house', 4_500_000);
     const r = await poor.http(t.url, 'POST', `/api/games/${ok.body.id}/join`, {});
     expect(r.status).toBe(400);
     expect(r.body.message).toBe('Not enough coins');
@@ -251,15 +246,22 @@ describe('games (integration)', () => {
     const gameId = (await ps[0].http(t.url, 'POST', '/api/games', { ...SETTINGS, buyIn: 1_000_000 })).body.id;
     for (let i = 1; i < 4; i++) expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
     for (const p of ps) await p.emit('join_game', { gameId });
-    // seat 2 spends its coins elsewhere after sitting down (test-only balanced ledger move to the house)
-    await t.dataSource.transaction(async (m) => {
-      await m.query(`UPDATE coin_accounts SET balance = balance - 4500000 WHERE key = $1`, [`user:${ps[2].id}`]);
-      await m.query(`UPDATE coin_accounts SET balance = balance + 4500000 WHERE key = 'house'`);
-    });
-    expect(await ps[0].emit('start_game', { gameId })).toEqual({ ok: false, message: 'Not enough coins' });
+    // seat 2 spends its coins elsewhere after sitting down (through the ledger, to the house)
+    await moveCoins(t, { userId: ps[2].id }, 'house', 4_500_000);
+    const entriesBefore = await t.dataSource.query(`SELECT count(*)::int AS n FROM coin_entries`);
+    const seqBefore = (await t.dataSource.query(`SELECT seq FROM games WHERE id = $1`, [gameId]))[0].seq;
+    const errorsBefore = ps[0].errors.length;
+    const refused = await ps[0].emit('start_game', { gameId });
+    expect(refused).toEqual({ ok: false, message: `Not enough coins: ${ps[2].user.user.username} cannot cover the buy-in` });
+    await ps[0].waitFor(() => ps[0].errors.length > errorsBefore, 3000, 'error event');
+    expect(ps[0].errors.at(-1)).toBe(refused.message);
     const view = await ps[0].http(t.url, 'GET', `/api/games/${gameId}`);
     expect(view.body.status).toBe('WAITING');
+    expect(view.body.rated).toBe(false);
     expect(await escrowTotal(t)).toBe(0);
+    // nothing moved, nothing stored
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM coin_entries`)).toEqual(entriesBefore);
+    expect((await t.dataSource.query(`SELECT seq FROM games WHERE id = $1`, [gameId]))[0].seq).toBe(seqBefore);
     for (const [i, p] of ps.entries()) expect(await coinsOf(t, p.id)).toBe(i === 2 ? START - 4_500_000 : START);
     for (const p of ps) await p.emit('leave_game', { gameId });
   });

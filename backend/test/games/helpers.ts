@@ -4,7 +4,8 @@
  * and (optionally) play automatically from their own `game_update` view only (like a real client).
  */
 import { Card, dealFromSeed, fromHex, seedCommitment } from '@spades/common';
-import { api, connectSocket, registerUser, RegisteredUser, TestSocket } from '../support/test-app';
+import { AccountRef, CoinsService } from '../../src/coins/coins.service';
+import { api, connectSocket, registerUser, RegisteredUser, TestApp, TestSocket } from '../support/test-app';
 
 /** Short timers for the integration suites (read by the games module when the app boots). */
 export function useFastTimers(over: Record<string, string> = {}): void {
@@ -217,10 +218,55 @@ export function seedsOf(c: Client): Map<number, string> {
   return m;
 }
 
-/** Coins invariant after every test: all balances (users, escrows, house) sum to 0, none negative but the house. */
+/**
+ * Coins invariant after every test: all balances (users, escrows, house) sum to 0, none negative but the
+ * house, every account's balance is the sum of its ledger entries, and every transfer's entries sum to 0
+ * (no coin appears or disappears outside the double-entry ledger).
+ */
 export async function expectLedgerBalanced(query: (sql: string) => Promise<any[]>): Promise<void> {
   const [sum] = await query(`SELECT COALESCE(SUM(balance),0)::text AS s FROM coin_accounts`);
   expect(Number(sum.s)).toBe(0);
   const [neg] = await query(`SELECT count(*)::int AS n FROM coin_accounts WHERE kind <> 'house' AND balance < 0`);
   expect(neg.n).toBe(0);
+  const drift = await query(
+    `SELECT a.key, a.balance::text AS balance, COALESCE(SUM(e.amount), 0)::text AS entries
+       FROM coin_accounts a LEFT JOIN coin_entries e ON e.account_id = a.id
+      GROUP BY a.id, a.key, a.balance
+     HAVING a.balance <> COALESCE(SUM(e.amount), 0)`,
+  );
+  expect(drift).toEqual([]);
+  const unbalanced = await query(`SELECT transfer_id FROM coin_entries GROUP BY transfer_id HAVING SUM(amount) <> 0 OR count(*) <> 2`);
+  expect(unbalanced).toEqual([]);
+}
+
+/** Test-only coin movement THROUGH the ledger (CoinsService.transfer inside a transaction), e.g. to drain a wallet. */
+export async function moveCoins(t: TestApp, from: AccountRef, to: AccountRef, amount: number, reason = 'test_adjustment'): Promise<void> {
+  const coins = t.app.get(CoinsService);
+  await t.dataSource.transaction((m) => coins.transfer(m, from, to, amount, reason));
+}
+
+/** The stored table row: snapshot version (`seq`) and snapshot. */
+export async function storedTable(t: TestApp, gameId: string): Promise<{ seq: number; snapshot: any }> {
+  const [row] = await t.dataSource.query(`SELECT seq, snapshot FROM games WHERE id = $1`, [gameId]);
+  return row;
+}
+
+/**
+ * Waits until the table only waits for a human (a `turn` timer is the only running flow and no seat
+ * replacement is due before it): nothing changes by itself until that human acts or the long turn timer runs out.
+ */
+export async function waitHumanTurn(t: TestApp, gameId: string, timeoutMs = 20000): Promise<{ seq: number; snapshot: any }> {
+  const t0 = Date.now();
+  for (;;) {
+    const row = await storedTable(t, gameId);
+    const s = row.snapshot;
+    if (s.flow?.kind === 'turn' && !s.trickPending) return row;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`table ${gameId} never waited for a human (flow ${JSON.stringify(s.flow)})`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+/** 'u joined the game.' messages a client received. */
+export function joinedMessages(c: Client, username: string): any[] {
+  return c.events('chat_message').filter((m) => m.message.userId === 'system' && m.message.message === `${username} joined the game.`);
 }
