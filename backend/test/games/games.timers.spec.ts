@@ -4,7 +4,7 @@
  * timeouts (seat_replacement_started countdown), then a bot (or a human who takes the seat first) replaces them.
  * A removed player of a rated game forfeits the buy-in.
  */
-import { potFor } from '@spades/common';
+import { apply, createGame, potFor } from '@spades/common';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, expectLedgerBalanced, SETTINGS, useFastTimers } from './helpers';
 
@@ -69,6 +69,56 @@ describe('games timers (integration)', () => {
     const refused = await idle.emit('make_bid', { gameId, bid: 3 });
     expect(refused.ok).toBe(false);
     await a.emit('leave_game', { gameId });
+  });
+
+  it('the event log holds every applied action (human, bot, timeout, deal) and replays through apply to the snapshot', async () => {
+    const h = await client();
+    const gameId = (await h.http(t.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 650, minPoints: -250 })).body.id;
+    for (const s of [1, 2, 3]) await h.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+    await h.emit('join_game', { gameId });
+    // the first turn of the human runs out (the server plays for it), then the human plays itself
+    expect((await h.emit('start_game', { gameId })).ok).toBe(true);
+    await h.waitFor(() => h.view?.players?.[0]?.timeouts === 1, 10000, 'a timeout');
+    h.strategy = (v) => ({ bid: Math.min(...v.legalBids.bids.filter((b: number) => b > 0)) });
+    h.auto = true;
+    h.maybeAct();
+    // hand 1 (its bid timed out) and hand 2 (bid and played by the human) complete
+    await h.waitFor(() => h.events('hand_completed').length >= 2, 30000, 'two complete hands');
+    h.auto = false;
+
+    // a consistent cut: the snapshot and every row up to its version
+    const [row] = await t.dataSource.query(`SELECT seq, snapshot FROM games WHERE id = $1`, [gameId]);
+    const events: any[] = await t.dataSource.query(
+      `SELECT seq, type, actor, actor_kind, actions FROM game_events WHERE game_id = $1 AND seq <= $2 ORDER BY seq`,
+      [gameId, row.seq],
+    );
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: row.seq }, (_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'tick')).toEqual([]);
+    expect(events.every((e) => ['human', 'bot', 'timeout', 'server'].includes(e.actor_kind))).toBe(true);
+    const applied = events.flatMap((e) => (e.actions ?? []) as { gameNumber: number; by: string; action: any }[]);
+    const by = new Set(applied.map((a) => `${a.by}:${a.action.type}`));
+    for (const k of ['server:deal', 'human:bid', 'human:play', 'bot:bid', 'bot:play']) expect(by).toContain(k);
+    expect([...by].some((k) => k.startsWith('timeout:'))).toBe(true);
+    // a timeout row is the server playing for the human's seat
+    const timeoutRow = events.find((e) => e.actor_kind === 'timeout');
+    expect(timeoutRow.type).toBe('timeout');
+    expect(timeoutRow.actions.every((a: any) => a.by === 'timeout' && (a.action.seat === 0 || a.action.type === 'deal'))).toBe(true);
+
+    // replay the current game's actions from its starting state
+    const snap = row.snapshot;
+    let state = createGame(snap.settings);
+    for (const a of applied.filter((x) => x.gameNumber === snap.gameNumber)) {
+      const r = apply(state, a.action);
+      if (!r.ok) throw new Error(`replay refused ${JSON.stringify(a)}: ${r.error}`);
+      state = r.state;
+    }
+    expect(JSON.parse(JSON.stringify(state))).toEqual(snap.engine);
+    expect(state.handNumber).toBeGreaterThanOrEqual(1);
+    // the deals in the log are the seeds of the hand history
+    const hands = await t.dataSource.query(`SELECT hand_number, seed FROM game_hands WHERE game_id = $1 ORDER BY hand_number`, [gameId]);
+    const deals = applied.filter((a) => a.action.type === 'deal').map((a) => a.action.seed);
+    expect(hands.map((x: any) => x.seed)).toEqual(deals.slice(0, hands.length));
+    await h.emit('leave_game', { gameId });
   });
 
   it('rated: a removed player forfeits the buy-in; a human who takes the seat first plays on; coins sum constant', async () => {
