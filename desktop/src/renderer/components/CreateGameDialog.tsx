@@ -18,6 +18,7 @@ import {
   prizePreview,
   settingsControlState,
   validateSettings,
+  BUY_IN_MAX,
   BUY_IN_MIN,
   type BiddingOption,
   type GameMode,
@@ -145,13 +146,16 @@ export function CreateGameForm({
   onCancel,
   busy = false,
   coins,
+  initial = DEFAULT_SETTINGS,
 }: {
   onSubmit: (settings: GameSettings) => void;
   onCancel: () => void;
   busy?: boolean;
   coins?: number;
+  /** Starting values (default: the spec's defaults). */
+  initial?: GameSettings;
 }) {
-  const [s, setS] = useState<GameSettings>(() => ({ ...DEFAULT_SETTINGS, specialRules: { ...DEFAULT_SETTINGS.specialRules } }));
+  const [s, setS] = useState<GameSettings>(() => ({ ...initial, specialRules: { ...initial.specialRules } }));
   const change = (c: SettingsChange) => setS((prev) => applySettingsChange(prev, c));
   const ctl = settingsControlState(s);
   const valid = validateSettings(s);
@@ -214,7 +218,7 @@ export function CreateGameForm({
           onDec={() => change({ field: 'buyIn', value: prevBuyIn(s.buyIn) })}
           onInc={() => change({ field: 'buyIn', value: nextBuyIn(s.buyIn) })}
           decDisabled={s.buyIn <= BUY_IN_MIN}
-          incDisabled={false}
+          incDisabled={s.buyIn >= BUY_IN_MAX}
         />
       </div>
       <div className="toggle-grid">

@@ -112,7 +112,13 @@ export function StatsDialog({
   onOpenChange: (o: boolean) => void;
 }) {
   const [mode, setMode] = useState<StatsMode>('ALL');
-  const q = useStats(target?.id, mode);
+  // Opening another player starts again at ALL (state adjusted while rendering, React's pattern for prop changes).
+  const [modeFor, setModeFor] = useState(target?.id);
+  if (modeFor !== target?.id) {
+    setModeFor(target?.id);
+    setMode('ALL');
+  }
+  const q = useStats(target?.id, modeFor === target?.id ? mode : 'ALL');
   const social = useSocialActions();
   const isSelf = target?.id === selfId;
   return (

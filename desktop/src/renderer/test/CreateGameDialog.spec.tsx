@@ -102,3 +102,17 @@ describe('Create Game dialog coupling rules (spec §4, via common)', () => {
     expect(onSubmit.mock.calls[0][0]).toMatchObject({ gameMode: 'SOLO', biddingOption: 'REG', buyIn: 100000 });
   });
 });
+
+describe('buy-in maximum (common BUY_IN_MAX)', () => {
+  it('disables Increase buy-in at the maximum', async () => {
+    const { BUY_IN_MAX, DEFAULT_SETTINGS, formatBuyIn } = await import('@spades/common');
+    const user = userEvent.setup();
+    render(<CreateGameForm onSubmit={() => undefined} onCancel={() => undefined} initial={{ ...DEFAULT_SETTINGS, buyIn: BUY_IN_MAX - 100_000 }} />);
+    const inc = screen.getByRole('button', { name: 'Increase Buy-in' });
+    expect(inc).toBeEnabled();
+    await user.click(inc);
+    expect(screen.getByTestId('value-Buy-in')).toHaveTextContent(formatBuyIn(BUY_IN_MAX));
+    expect(inc).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Decrease Buy-in' })).toBeEnabled();
+  });
+});
