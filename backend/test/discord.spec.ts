@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { STARTING_COINS, User } from '@spades/common';
+import { Writable } from 'node:stream';
 import { FakeDiscord, FakeDiscordUser } from './support/fake-discord';
-import { api, createTestApp, registerUser, TestApp } from './support/test-app';
+import { api, createTestApp, HttpResult, registerUser, TestApp } from './support/test-app';
+
+const COOKIE = 'spades_discord_state';
+
+/** The `name=value` of the state cookie a response sets, and its attributes (lower-cased). */
+function stateCookie(r: HttpResult): { pair: string; value: string; attrs: string[] } {
+  const set = r.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`));
+  expect(set).toBeDefined();
+  const [pair, ...attrs] = set!.split(';').map((x) => x.trim());
+  return { pair, value: pair.slice(COOKIE.length + 1), attrs: attrs.map((a) => a.toLowerCase()) };
+}
 
 describe('Discord login (state + PKCE) against a loopback provider', () => {
   let t: TestApp;
@@ -17,9 +28,17 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     };
   };
 
+  const logLines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, cb) {
+      logLines.push(...String(chunk).split('\n').filter(Boolean));
+      cb();
+    },
+  });
+
   beforeAll(async () => {
     await discord.start();
-    t = await createTestApp({ env: discord.env() });
+    t = await createTestApp({ env: { ...discord.env(), TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' }, logStream });
   });
   afterAll(async () => {
     await t?.close();
@@ -28,14 +47,33 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
 
   const userCount = async () => Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM users`))[0].n);
 
-  /** Browser: start → provider consent → callback; returns the final redirect Location. */
-  async function login(user: FakeDiscordUser, client?: 'desktop'): Promise<URL> {
+  /** A browser starting a login: the provider's authorize URL, its state, and the state cookie it was given. */
+  async function startLogin(client?: 'desktop') {
     const start = await api(t.url, 'GET', `/api/auth/discord${client ? '?client=desktop' : ''}`);
     expect(start.status).toBe(302);
-    const back = discord.authorize(start.headers.get('location')!, user);
-    const cb = await api(t.url, 'GET', `${back.pathname}${back.search}`);
-    expect(cb.status).toBe(302);
-    return new URL(cb.headers.get('location')!);
+    const authorizeUrl = start.headers.get('location')!;
+    return { authorizeUrl, state: new URL(authorizeUrl).searchParams.get('state')!, cookie: stateCookie(start).pair };
+  }
+
+  /** GET the callback (optionally with a Cookie header); expects a redirect and returns its Location. */
+  async function callback(pathAndQuery: string, cookie?: string): Promise<{ res: HttpResult; location: URL }> {
+    const res = await api(t.url, 'GET', pathAndQuery, { headers: cookie ? { cookie } : {} });
+    expect(res.status).toBe(302);
+    return { res, location: new URL(res.headers.get('location')!) };
+  }
+
+  /** Browser: start → provider consent → callback (carrying the state cookie); returns the final Location. */
+  async function login(user: FakeDiscordUser, client?: 'desktop'): Promise<URL> {
+    const start = await startLogin(client);
+    const back = discord.authorize(start.authorizeUrl, user);
+    return (await callback(`${back.pathname}${back.search}`, start.cookie)).location;
+  }
+
+  /** A failed callback: the browser goes back to the client with ?error=<code> and no token. */
+  function expectError(location: URL, code: string, base = 'http://localhost:5173/auth/callback') {
+    expect(`${location.protocol}//${location.host}${location.pathname}`).toBe(base);
+    expect(location.searchParams.get('token')).toBeNull();
+    expect(location.searchParams.get('error')).toBe(code);
   }
 
   async function profileOf(location: URL): Promise<User> {
@@ -67,18 +105,27 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     expect(await userCount()).toBe(before + 1);
   });
 
-  it('links to an existing account with the same verified e-mail instead of creating one', async () => {
+  it('never links by e-mail: a Discord user with the e-mail of a password account gets its own account without it', async () => {
     const existing = await registerUser(t.url);
     const before = await userCount();
-    const me = await profileOf(await login(discordUser({ email: existing.email.toUpperCase(), verified: true })));
-    expect(me.id).toBe(existing.user.id);
+    const du = discordUser({ email: existing.email.toUpperCase(), verified: true });
+    const me = await profileOf(await login(du));
+    expect(me.id).not.toBe(existing.user.id);
+    expect(me.email).toBeNull();
     expect(me.discordLinked).toBe(true);
-    expect(await userCount()).toBe(before);
-    // password login still works for the linked account
-    expect(
-      (await api(t.url, 'POST', '/api/auth/login', { body: { email: existing.email, password: existing.password } }))
-        .status,
-    ).toBe(200);
+    expect(me.coins).toBe(STARTING_COINS);
+    expect(await userCount()).toBe(before + 1);
+    // the password account is untouched: not linked, same e-mail, password login still works
+    const [row] = await t.dataSource.query(`SELECT email, discord_id FROM users WHERE id = $1`, [existing.user.id]);
+    expect(row).toEqual({ email: existing.email, discord_id: null });
+    const pw = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email: existing.email, password: existing.password },
+    });
+    expect(pw.status).toBe(200);
+    expect(pw.body.user.id).toBe(existing.user.id);
+    // the same Discord user signs in to its own account again (linked by Discord id only)
+    expect((await profileOf(await login({ ...du }))).id).toBe(me.id);
+    expect(await userCount()).toBe(before + 1);
   });
 
   it('does not link on an unverified e-mail: a separate account without e-mail is created', async () => {
@@ -95,50 +142,114 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     await profileOf(loc);
   });
 
-  it('rejects a mismatched, missing or reused state with 400 and creates nothing', async () => {
+  it('the state cookie: HttpOnly, SameSite=Lax, path /api/auth/discord, short-lived, Secure over https; cleared by the callback', async () => {
+    const plain = stateCookie(await api(t.url, 'GET', '/api/auth/discord'));
+    expect(plain.attrs).toEqual(
+      expect.arrayContaining(['httponly', 'samesite=lax', 'path=/api/auth/discord', 'max-age=600']),
+    );
+    expect(plain.attrs).not.toContain('secure');
+    // behind a TLS-terminating proxy (TRUST_PROXY) the request is https: the cookie is Secure
+    const https = stateCookie(
+      await api(t.url, 'GET', '/api/auth/discord', { headers: { 'x-forwarded-proto': 'https' } }),
+    );
+    expect(https.attrs).toContain('secure');
+
+    const start = await startLogin();
+    const back = discord.authorize(start.authorizeUrl, discordUser());
+    const { res } = await callback(`${back.pathname}${back.search}`, start.cookie);
+    const cleared = stateCookie(res);
+    expect(cleared.value).toBe('');
+    expect(cleared.attrs).toEqual(expect.arrayContaining(['path=/api/auth/discord', 'httponly']));
+    expect(cleared.attrs.some((a) => a.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
+  });
+
+  it('login CSRF: a callback without the state cookie, or with the cookie of another login, is rejected', async () => {
     const before = await userCount();
-    const start = await api(t.url, 'GET', '/api/auth/discord');
-    const back = discord.authorize(start.headers.get('location')!, discordUser());
+    const tokensBefore = discord.tokenRequests.length;
+    // the attacker's login (their state and code) replayed in a victim browser that has no cookie
+    const attacker = await startLogin();
+    const back = discord.authorize(attacker.authorizeUrl, discordUser());
+    expectError((await callback(`${back.pathname}${back.search}`)).location, 'state_mismatch');
+
+    // …or in a victim browser that is in the middle of its own login (its cookie is for another state)
+    const attacker2 = await startLogin();
+    const victim = await startLogin();
+    const back2 = discord.authorize(attacker2.authorizeUrl, discordUser());
+    expectError((await callback(`${back2.pathname}${back2.search}`, victim.cookie)).location, 'state_mismatch');
+    // a forged cookie value does not help either
+    const attacker3 = await startLogin();
+    const back3 = discord.authorize(attacker3.authorizeUrl, discordUser());
+    expectError(
+      (await callback(`${back3.pathname}${back3.search}`, `${COOKIE}=${attacker3.state}`)).location,
+      'state_mismatch',
+    );
+
+    expect(discord.tokenRequests.length).toBe(tokensBefore); // no code was ever exchanged
+    expect(await userCount()).toBe(before);
+    expect(logLines.some((l) => /Discord login rejected \(state_mismatch\)/.test(l))).toBe(true);
+    // the state of a rejected callback is used up: even its own browser cannot replay it
+    expectError((await callback(`${back.pathname}${back.search}`, attacker.cookie)).location, 'invalid_state');
+  });
+
+  it('a mismatched, missing or reused state redirects to the client with ?error=invalid_state and creates nothing', async () => {
+    const before = await userCount();
+    const start = await startLogin();
+    const back = discord.authorize(start.authorizeUrl, discordUser());
     const code = back.searchParams.get('code')!;
     const state = back.searchParams.get('state')!;
     for (const q of [`code=${code}&state=${state}x`, `code=${code}`, `code=${code}&state=`]) {
-      const r = await api(t.url, 'GET', `/api/auth/discord/callback?${q}`);
-      expect(r.status).toBe(400);
-      expect((r.body as { message: string }).message).toMatch(/Invalid or expired Discord login state/);
+      const { res, location } = await callback(`/api/auth/discord/callback?${q}`, start.cookie);
+      expectError(location, 'invalid_state');
+      expect(res.headers.get('content-type') ?? '').not.toMatch(/json/);
     }
     // the genuine state still works once…
-    const ok = await api(t.url, 'GET', `/api/auth/discord/callback?code=${code}&state=${state}`);
-    expect(ok.status).toBe(302);
+    const ok = await callback(`/api/auth/discord/callback?code=${code}&state=${state}`, start.cookie);
+    expect(ok.location.searchParams.get('token')).toEqual(expect.any(String));
     // …and only once
-    const reuse = await api(t.url, 'GET', `/api/auth/discord/callback?code=${code}&state=${state}`);
-    expect(reuse.status).toBe(400);
+    const reuse = await callback(`/api/auth/discord/callback?code=${code}&state=${state}`, start.cookie);
+    expectError(reuse.location, 'invalid_state');
     expect(await userCount()).toBe(before + 1);
+    expect(logLines.some((l) => /Discord login rejected \(invalid_state\)/.test(l))).toBe(true);
   });
 
-  it('the provider checks the PKCE verifier: a code issued for another login challenge is refused (502, nothing created)', async () => {
+  it('the provider checks the PKCE verifier: a code issued for another login challenge is refused (error redirect, nothing created)', async () => {
     const before = await userCount();
-    const startA = await api(t.url, 'GET', '/api/auth/discord');
-    const startB = await api(t.url, 'GET', '/api/auth/discord');
-    const backA = discord.authorize(startA.headers.get('location')!, discordUser());
-    const stateB = new URL(startB.headers.get('location')!).searchParams.get('state')!;
-    const r = await api(
-      t.url,
-      'GET',
-      `/api/auth/discord/callback?code=${backA.searchParams.get('code')}&state=${stateB}`,
+    const startA = await startLogin();
+    const startB = await startLogin();
+    const backA = discord.authorize(startA.authorizeUrl, discordUser());
+    const { location } = await callback(
+      `/api/auth/discord/callback?code=${backA.searchParams.get('code')}&state=${startB.state}`,
+      startB.cookie,
     );
-    expect(r.status).toBe(502);
-    expect(r.body).toEqual({ message: 'Discord login failed. Please try again.' });
+    expectError(location, 'discord_failed');
     expect(discord.tokenRequests.at(-1)).toEqual({ ok: false, reason: 'PKCE verifier does not match the challenge' });
     expect(await userCount()).toBe(before);
+    expect(logLines.some((l) => /Discord login rejected \(discord_failed\).*token endpoint answered 400/.test(l))).toBe(
+      true,
+    );
   });
 
   it('a denied consent redirects back to the client without a token', async () => {
-    const start = await api(t.url, 'GET', '/api/auth/discord');
-    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
-    const r = await api(t.url, 'GET', `/api/auth/discord/callback?error=access_denied&state=${state}`);
-    expect(r.status).toBe(302);
-    const loc = new URL(r.headers.get('location')!);
-    expect(loc.searchParams.get('token')).toBeNull();
-    expect(loc.searchParams.get('error')).toBe('discord_denied');
+    const start = await startLogin();
+    const { location } = await callback(
+      `/api/auth/discord/callback?error=access_denied&state=${start.state}`,
+      start.cookie,
+    );
+    expectError(location, 'discord_denied');
+  });
+
+  it('failures of a desktop login go back to the app (spades://auth/callback?error=…)', async () => {
+    const denied = await startLogin('desktop');
+    const r1 = await callback(`/api/auth/discord/callback?error=access_denied&state=${denied.state}`, denied.cookie);
+    expectError(r1.location, 'discord_denied', 'spades://auth/callback');
+    const noCookie = await startLogin('desktop');
+    const back = discord.authorize(noCookie.authorizeUrl, discordUser());
+    expectError(
+      (await callback(`${back.pathname}${back.search}`)).location,
+      'state_mismatch',
+      'spades://auth/callback',
+    );
+    // an unknown state says nothing about the client: the web client
+    expectError((await callback(`/api/auth/discord/callback?code=x&state=unknown`)).location, 'invalid_state');
   });
 });

@@ -1,12 +1,6 @@
-import {
-  BadGatewayException,
-  BadRequestException,
-  Injectable,
-  Logger,
-  ServiceUnavailableException,
-} from '@nestjs/common';
+import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { USERNAME_PATTERN } from '@spades/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig, DiscordConfig } from '../config/config.schema';
 import { UserEntity } from '../users/user.entity';
@@ -15,6 +9,29 @@ import { AuthService } from './auth.service';
 
 export const DISCORD_NOT_CONFIGURED = 'Discord login is not configured on this server';
 const STATE_TTL_MS = 10 * 60 * 1000;
+/**
+ * Binds a login's `state` to the browser that started it (login CSRF): set at GET /api/auth/discord, HttpOnly,
+ * SameSite=Lax, path /api/auth/discord, holding a hash of the state; the callback requires it and clears it.
+ */
+export const DISCORD_STATE_COOKIE = 'spades_discord_state';
+export const DISCORD_STATE_COOKIE_PATH = '/api/auth/discord';
+export const DISCORD_STATE_COOKIE_MAX_AGE_MS = STATE_TTL_MS;
+
+/** What the state cookie holds for a state (a hash: the raw state travels only through the provider). */
+export const stateCookieValue = (state: string) => createHash('sha256').update(state).digest('base64url');
+
+/** `?error=` codes of a failed callback (the client treats any of them as "no token"). */
+export type DiscordErrorCode =
+  'invalid_state' | 'state_mismatch' | 'discord_denied' | 'no_code' | 'discord_failed' | 'account_failed';
+
+class CallbackFailed extends Error {
+  constructor(
+    readonly code: DiscordErrorCode,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
 const MAX_PENDING = 10_000;
 
 interface PendingLogin {
@@ -54,8 +71,8 @@ export class DiscordService {
     return this.config.discord;
   }
 
-  /** The authorize URL to redirect the browser to. */
-  start(client: 'web' | 'desktop'): string {
+  /** The authorize URL to redirect the browser to, and the state to bind to the browser (cookie). */
+  start(client: 'web' | 'desktop'): { url: string; state: string } {
     const d = this.settings();
     const now = Date.now();
     for (const [k, v] of this.pending) if (v.expiresAt < now) this.pending.delete(k);
@@ -75,25 +92,42 @@ export class DiscordService {
       code_challenge_method: 'S256',
       prompt: 'consent',
     }).toString();
-    return url.toString();
+    return { url: url.toString(), state };
   }
 
-  /** Handles the provider's redirect; returns where to send the browser (client callback with ?token=…). */
-  async callback(query: Record<string, unknown>): Promise<string> {
+  /**
+   * Handles the provider's redirect; always returns where to send the browser: the client callback with
+   * `?token=…` on success, `?error=<code>` otherwise (spades:// when the login was started by the desktop app).
+   * `stateCookie` is the value of the browser's state cookie (undefined when absent). Throws only when Discord
+   * login is not configured.
+   */
+  async callback(query: Record<string, unknown>, stateCookie: string | undefined): Promise<string> {
     const d = this.settings();
     const state = typeof query.state === 'string' ? query.state : '';
     const pending = state ? this.pending.get(state) : undefined;
-    if (state) this.pending.delete(state);
-    if (!pending || pending.expiresAt < Date.now()) {
-      throw new BadRequestException('Invalid or expired Discord login state. Please start the login again.');
+    if (state) this.pending.delete(state); // single use, whatever happens next
+    const client = pending?.client ?? 'web';
+    try {
+      if (!pending || pending.expiresAt < Date.now())
+        throw new CallbackFailed('invalid_state', state ? 'unknown or expired state' : 'no state');
+      if (!stateCookie || !sameText(stateCookie, stateCookieValue(state)))
+        throw new CallbackFailed(
+          'state_mismatch',
+          stateCookie ? 'state cookie belongs to another login' : 'no state cookie (login not started in this browser)',
+        );
+      if (typeof query.error === 'string')
+        throw new CallbackFailed('discord_denied', `provider answered error=${query.error.slice(0, 60)}`);
+      const code = typeof query.code === 'string' ? query.code : '';
+      if (!code || code.length > 512) throw new CallbackFailed('no_code', 'no authorization code');
+      const discordUser = await this.fetchDiscordUser(d, code, pending.verifier);
+      const user = await this.linkOrCreate(discordUser);
+      return this.clientRedirect(client, { token: this.auth.issueToken(user.id) });
+    } catch (e) {
+      const failure =
+        e instanceof CallbackFailed ? e : new CallbackFailed('account_failed', (e as Error).message ?? String(e));
+      this.logger.warn(`Discord login rejected (${failure.code}): ${failure.reason}`);
+      return this.clientRedirect(client, { error: failure.code });
     }
-    if (typeof query.error === 'string') return this.clientRedirect(pending.client, { error: 'discord_denied' });
-    const code = typeof query.code === 'string' ? query.code : '';
-    if (!code || code.length > 512) throw new BadRequestException('Discord did not return an authorization code');
-
-    const discordUser = await this.fetchDiscordUser(d, code, pending.verifier);
-    const user = await this.linkOrCreate(discordUser);
-    return this.clientRedirect(pending.client, { token: this.auth.issueToken(user.id) });
   }
 
   private clientRedirect(client: 'web' | 'desktop', params: Record<string, string>): string {
@@ -128,27 +162,27 @@ export class DiscordService {
       if (typeof me.id !== 'string' || !/^\d{1,32}$/.test(me.id)) throw new Error('users/@me returned no valid id');
       return me;
     } catch (e) {
-      this.logger.warn(`Discord exchange failed: ${(e as Error).message}`);
-      throw new BadGatewayException('Discord login failed. Please try again.');
+      throw new CallbackFailed('discord_failed', `Discord exchange failed: ${(e as Error).message}`);
     }
   }
 
-  /** Existing link → that account; else a verified e-mail of an existing account → link it; else a new account. */
+  /**
+   * Links ONLY by Discord id: an account already linked to this Discord user signs in; otherwise a new account
+   * is created. Never linked by e-mail: registration does not verify e-mail ownership, so linking by e-mail
+   * would let whoever registered an address first take over the Discord user's login (or vice versa). The
+   * new account keeps Discord's e-mail only when it is verified and no other account uses it (the users table
+   * has a unique index on lower(email)); otherwise it is created without an e-mail.
+   */
   private async linkOrCreate(du: DiscordUser): Promise<UserEntity> {
     const repo = this.dataSource.getRepository(UserEntity);
     const linked = await repo.findOne({ where: { discordId: du.id } });
     if (linked) return linked;
-    const email = du.verified && typeof du.email === 'string' && du.email.length <= 254 ? du.email : null;
+    let email = du.verified && typeof du.email === 'string' && du.email.length <= 254 ? du.email : null;
     if (email) {
-      const byEmail = await repo.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
-      if (byEmail) {
-        if (!byEmail.discordId) {
-          await repo.update({ id: byEmail.id }, { discordId: du.id });
-          return { ...byEmail, discordId: du.id };
-        }
-        // the e-mail's account is linked to another Discord account: create a separate one without e-mail
-        return this.create(du, null);
-      }
+      const taken: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [
+        email,
+      ]);
+      if (taken.length) email = null;
     }
     return this.create(du, email);
   }
@@ -167,8 +201,21 @@ export class DiscordService {
         return await this.users.createUser({ username, email, passwordHash: null, discordId: du.id });
       } catch (e) {
         if ((e as { status?: number }).status !== 409) throw e;
+        const message = (e as Error).message;
+        if (/Discord/.test(message)) {
+          // a concurrent callback of the same Discord user created it first
+          const linked = await this.dataSource.getRepository(UserEntity).findOne({ where: { discordId: du.id } });
+          if (linked) return linked;
+        }
+        if (/email/.test(message)) email = null; // taken meanwhile: the Discord account goes without it
       }
     }
-    throw new BadGatewayException('Could not create an account for this Discord user');
+    throw new Error('could not create an account for this Discord user');
   }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
