@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { Card, cardCode, DECK, parseCard } from './cards';
 import { firstDealerFromSeed, Seat, seedCommitment } from './deal';
 import { apply, ApplyResult, createGame, GameAction } from './engine';
+import { engineErrorMessage } from './errors';
 import { DEFAULT_SETTINGS, GameSettings, Gimmick } from './settings';
 import { toHex } from './sha256';
 import { GameState } from './state';
@@ -279,6 +280,19 @@ describe('engine: bidding', () => {
     const sb = ok(step(s0, { type: 'bid', seat, bid: 0, blind: true }));
     expect(sb.blind[seat]).toBe(true);
     expect(viewFor(sb, seat).hand).toBeNull();
+    // …and a reveal after the blind nil is refused with a typed code, state unchanged (step checks that)
+    expect(errOf(step(sb, { type: 'reveal', seat }))).toBe('BLIND_NIL_CARDS_HIDDEN');
+    expect(engineErrorMessage('BLIND_NIL_CARDS_HIDDEN')).toMatch(/hidden until the bidding ends/);
+    // still hidden while the others bid; visible once the bidding has ended
+    let sp = sb;
+    while (sp.phase === 'BIDDING') {
+      expect(viewFor(sp, seat).hand).toBeNull();
+      expect(errOf(step(sp, { type: 'reveal', seat }))).toBe('BLIND_NIL_CARDS_HIDDEN');
+      const t = sp.turn as Seat;
+      sp = ok(step(sp, { type: 'bid', seat: t, bid: legalBids(viewFor(sp, t)).bids[0] }));
+    }
+    expect(viewFor(sp, seat).hand).toEqual(s0.hands[seat]);
+    expect(errOf(step(sp, { type: 'reveal', seat }))).toBe('WRONG_PHASE');
     // reveal, then blind nil is no longer possible
     const sr = ok(step(s0, { type: 'reveal', seat }));
     expect(viewFor(sr, seat).hand).toEqual(s0.hands[seat]);

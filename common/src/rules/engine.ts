@@ -17,7 +17,7 @@
  * REVEAL: while a blind nil is possible for a seat (see blindNilPossible) and it has not looked at its
  * cards, `viewFor` withholds its hand (`hand: null, handHidden: true`). `{type:'reveal', seat}` marks
  * the cards as seen (after which blind nil is no longer offered); a regular bid also reveals. A blind
- * nil bid keeps the cards hidden until the bidding ends. Where blind nil is impossible the hand is always
+ * nil bid keeps the cards hidden until the bidding ends: `reveal` after it is refused (BLIND_NIL_CARDS_HIDDEN). Where blind nil is impossible the hand is always
  * visible to its owner, revealed or not.
  *
  * DEAL: `{type:'deal', seed}` is server-driven, from WAITING (first hand; the first dealer comes from
@@ -167,6 +167,8 @@ function applyReveal(state: GameState, seat: unknown): ApplyResult {
   if (state.phase !== 'BIDDING') return err(EngineError.WRONG_PHASE);
   if (!isSeat(seat)) return err(EngineError.INVALID_SEAT);
   if (state.revealed[seat]) return err(EngineError.ALREADY_REVEALED);
+  // a blind nil keeps the cards hidden until the bidding ends (they show in PLAYING without a reveal)
+  if (state.bids[seat] !== null && state.blind[seat]) return err(EngineError.BLIND_NIL_CARDS_HIDDEN);
   const next = copyState(state);
   next.revealed = state.revealed.slice();
   next.revealed[seat] = true;
