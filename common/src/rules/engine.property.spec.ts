@@ -68,64 +68,95 @@ function oracleDelta(bids: number[], blind: boolean[], tricks: number[], seats: 
   return { delta: delta - 100 * penalties, bags: bags - 10 * penalties };
 }
 
-function cardsIn(o: unknown, out: string[] = []): string[] {
-  if (Array.isArray(o)) for (const x of o) cardsIn(x, out);
-  else if (o && typeof o === 'object') {
-    const r = o as Record<string, unknown>;
-    if (typeof r.suit === 'string' && typeof r.rank === 'number' && Object.keys(r).length === 2) out.push(r.suit + r.rank);
-    else for (const v of Object.values(r)) cardsIn(v, out);
-  }
-  return out;
+const CARD_IN_JSON = /"suit":"([SHDC])","rank":(\d+)\}|\{"rank":(\d+),"suit":"([SHDC])"/g;
+
+function cardsInJson(json: string): Set<string> {
+  const seen = new Set<string>();
+  for (const m of json.matchAll(CARD_IN_JSON)) seen.add(m[1] ? m[1] + m[2] : m[4] + m[3]);
+  return seen;
 }
 
+/** No view (4 seats and a spectator) contains a card it may not see, nor the current hand's seed. */
 function checkViews(s: GameState): void {
   const viewers: Viewer[] = [0, 1, 2, 3, 'spectator'];
+  // The hand history (completed hands) is shared by every view: scan it once; no unplayed card may be in it.
+  const historyJson = JSON.stringify(s.history);
+  const inHistory = cardsInJson(historyJson);
+  for (const h of s.hands) for (const c of h) check(!inHistory.has(code(c)), `history leaks ${code(c)}`);
+  if (s.handSeed) check(!historyJson.includes(s.handSeed), 'history leaks the seed');
   for (const viewer of viewers) {
     const v = viewFor(s, viewer);
-    const seen = new Set(cardsIn(v));
+    // every card object anywhere in the view (either key order); the history only when it is not the scanned one
+    const json = JSON.stringify(v.history === s.history ? { ...v, history: null } : v);
+    const seen = cardsInJson(json);
     for (const seat of [0, 1, 2, 3] as Seat[]) {
       const ownVisible = viewer === seat && !v.handHidden;
-      if (ownVisible) continue;
+      if (ownVisible) {
+        for (const c of s.hands[seat]) check(seen.has(code(c)), `own card ${code(c)} not found (card scan broken)`);
+        continue;
+      }
       for (const c of s.hands[seat]) check(!seen.has(code(c)), `view of ${viewer} leaks ${code(c)} of seat ${seat}`);
     }
-    if (s.handSeed) check(!JSON.stringify(v).includes(s.handSeed), 'view leaks the seed');
+    if (s.handSeed) check(!json.includes(s.handSeed), 'view leaks the seed');
   }
 }
 
-/** Random (mostly illegal) probe actions: must return an error and leave the state unchanged, or be legal. */
-function probe(s: GameState, rng: () => number): void {
-  const r = Math.floor(rng() * 5);
-  const seat = Math.floor(rng() * 5) as Seat;
-  let action: GameAction;
-  if (r === 0) action = { type: 'deal', seed: randomSeed(rng) };
-  else if (r === 1) action = { type: 'reveal', seat };
-  else if (r === 2) action = { type: 'bid', seat, bid: Math.floor(rng() * 16) - 1, blind: rng() < 0.3 };
-  else action = { type: 'play', seat, card: DECK[Math.floor(rng() * 52)] };
-  const before = clone(s);
-  const frozen = deepFreeze(clone(s));
-  const res = apply(frozen, action);
-  expect(frozen).toEqual(before);
-  if (!res.ok) {
-    expect(typeof res.error).toBe('string');
-    return;
-  }
-  // A successful probe must be exactly what legalBids / legalCards / reveal rules allow.
-  if (action.type === 'deal') throw new Error('deal accepted mid-hand');
+/** Applies `action` to `s` (deep-frozen by the caller: any write to the input throws). */
+function tryApply(s: GameState, action: GameAction): ReturnType<typeof apply> {
+  const res = apply(s, action);
+  if (!res.ok) check(typeof res.error === 'string' && res.error.length > 0, 'typed error code');
+  return res;
+}
+
+/** Whether the engine should accept `action` in `s`, from the legality functions and the reveal rule alone. */
+function expectedOk(s: GameState, action: GameAction): boolean {
+  if (action.type === 'deal') return s.phase === 'WAITING' || s.phase === 'HAND_COMPLETED';
+  const seat = action.seat;
+  if (!(seat === 0 || seat === 1 || seat === 2 || seat === 3)) return false;
   if (action.type === 'reveal') {
-    expect(s.phase).toBe('BIDDING');
-    expect(s.revealed[action.seat]).toBe(false);
-  } else if (action.type === 'bid') {
-    expect(s.turn).toBe(action.seat);
-    const lb = legalBids(viewFor(s, action.seat));
-    if (action.blind) expect(lb.blindNil && action.bid === 0 || (!s.revealed[action.seat] && action.bid === 0)).toBe(true);
-    else expect(lb.bids).toContain(action.bid);
-  } else {
-    expect(s.turn).toBe(action.seat);
-    expect(legalCards(viewFor(s, action.seat)).map(code)).toContain(code(action.card));
+    // the seat looks at its cards: once, during the bidding, never after a blind nil (cards stay hidden)
+    return s.phase === 'BIDDING' && !s.revealed[seat] && !(s.bids[seat] !== null && s.blind[seat]);
   }
+  if (s.turn !== seat) return false;
+  const view = viewFor(s, seat);
+  if (action.type === 'bid') {
+    if (s.phase !== 'BIDDING') return false;
+    const lb = legalBids(view);
+    return action.blind === true ? lb.blindNil && action.bid === 0 : lb.bids.includes(action.bid);
+  }
+  return s.phase === 'PLAYING' && legalCards(view).some((c) => code(c) === code(action.card));
 }
 
-/** Plays a complete game checking invariants; `thorough` adds view-leak checks and illegal-action probes. */
+/**
+ * Probes on a state: a random (mostly illegal) action, plus targeted ones (blind nil and a regular bid for the
+ * seat to bid, reveal for a random seat, a random card for the seat to play). Each must be accepted exactly when
+ * legalBids / legalCards / the reveal rule allow it, and refused ones return a typed error and leave the state as is.
+ */
+function probe(s: GameState, rng: () => number): void {
+  const seat = Math.floor(rng() * 5) as Seat;
+  const r = Math.floor(rng() * 5);
+  const actions: GameAction[] = [];
+  if (r === 0) actions.push({ type: 'deal', seed: randomSeed(rng) });
+  else if (r === 1) actions.push({ type: 'reveal', seat });
+  else if (r === 2) actions.push({ type: 'bid', seat, bid: Math.floor(rng() * 16) - 1, blind: rng() < 0.3 });
+  else actions.push({ type: 'play', seat, card: DECK[Math.floor(rng() * 52)] });
+  const turn = s.turn;
+  if (turn !== null && s.phase === 'BIDDING') {
+    actions.push({ type: 'bid', seat: turn, bid: 0, blind: true });
+    actions.push({ type: 'bid', seat: turn, bid: Math.floor(rng() * 14) });
+  }
+  if (turn !== null && s.phase === 'PLAYING') actions.push({ type: 'play', seat: turn, card: DECK[Math.floor(rng() * 52)] });
+  actions.push({ type: 'reveal', seat: Math.floor(rng() * 4) as Seat });
+  deepFreeze(s); // apply must not write to its input (the engine's outputs share structure, never mutated)
+  const before = JSON.stringify(s);
+  for (const action of actions) {
+    const res = tryApply(s, action);
+    check(res.ok === expectedOk(s, action), `${JSON.stringify(action)} ${res.ok ? 'accepted' : `refused (${res.ok ? '' : res.error})`} in ${s.phase}`);
+  }
+  check(JSON.stringify(s) === before, 'a probe changed the state');
+}
+
+/** Plays a complete game checking invariants; `thorough` adds view-leak checks and action probes on every step. */
 function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough: boolean): GameState {
   const rng = mulberry32(seed);
   let s = createGame(settings);
@@ -144,7 +175,8 @@ function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough
     const played: string[] = [];
     let steps = 0;
     while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
-      if (thorough && hands <= 2 && steps % 4 === 0) {
+      if (thorough) {
+        // every step of every hand: no view leaks a hidden card; probes are accepted iff legal, refused ones change nothing
         checkViews(s);
         probe(s, rng);
       }
@@ -197,7 +229,9 @@ const botsArb = fc.array(fc.constantFrom(randomBot, basicBot), { minLength: 4, m
 
 describe('random complete games (properties)', () => {
   it(`every combination (${COMBOS.length}) of mode × variant × special rule × nil toggles, thorough checks`, () => {
-    expect(COMBOS.length).toBeGreaterThan(100);
+    // 2 modes × (REG 3, WHIZ 2, MIRROR 1, SUICIDE 3 (PARTNERS only), 4 OR NIL 3, BID 3 / BID HEARTS / CRAZY ACES 2 each)
+    // nil toggles × 3 special rules (no blind nil with WHIZ, MIRROR, BID 3, BID HEARTS, CRAZY ACES: clarification 1)
+    expect(COMBOS.length).toBe(99);
     for (const settings of COMBOS) {
       fc.assert(
         fc.property(fc.integer(), botsArb, (seed, bots) => {
