@@ -17,7 +17,6 @@ const code = (c: Card) => c.suit + c.rank;
 function check(cond: unknown, msg: string): asserts cond {
   if (!cond) throw new Error(`property violated: ${msg}`);
 }
-const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
     Object.freeze(o);
@@ -173,7 +172,6 @@ function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough
     const dealt = new Set(s.hands.flat().map(code));
     expect(dealt.size).toBe(52);
     const played: string[] = [];
-    let steps = 0;
     while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
       if (thorough) {
         // every step of every hand: no view leaks a hidden card; probes are accepted iff legal, refused ones change nothing
@@ -190,7 +188,6 @@ function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough
       const r = apply(s, action as GameAction);
       if (!r.ok) throw new Error(`bot action rejected: ${r.error}`);
       const n = r.state;
-      steps++;
       // card conservation: unplayed + current trick + completed tricks × 4 = 52
       check(n.hands.reduce((a, h) => a + h.length, 0) + n.trick.length + 4 * n.trickNumber === 52, 'card count');
       if (n.trickNumber > s.trickNumber) {
