@@ -110,8 +110,9 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
       if (actor.rec.settlement === 'pending') {
         actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.log.error(`settlement of ${row.id}: ${(e as Error).message}`));
       }
-      this.restoreTurn(actor);
+      const restored = this.restoreTurn(actor);
       this.arm(actor);
+      await restored;
     }
     if (rows.length) this.log.log(`Restored ${rows.length} table(s)`);
   }
@@ -121,14 +122,15 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
    * server was down must not charge them a timeout. Every other deadline (bot, trick, summary, result, seat
    * replacement) keeps its stored value and fires at once when due.
    */
-  private restoreTurn(actor: Actor): void {
+  private async restoreTurn(actor: Actor): Promise<void> {
     const rec = actor.rec;
     const e = rec.engine;
     if (rec.flow?.kind !== 'turn' || (e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || !isHuman(rec.seats[e.turn as Seat])) return;
-    const at = Date.now() + this.cfg.turnTimeoutMs;
-    this.command(rec.id, { type: 'restore_turn', payload: { seat: e.turn } }, (draft) => {
+    // queued before the timer can fire (the stale deadline then finds nothing due); awaited by the boot restore so
+    // a client re-joining right after the restart already sees the fresh deadline
+    await this.command(rec.id, { type: 'restore_turn', payload: { seat: e.turn } }, (draft) => {
       if (draft.flow?.kind !== 'turn') throw new Unchanged();
-      draft.flow = { ...draft.flow, at: Math.max(at, draft.flow.at) };
+      draft.flow = { ...draft.flow, at: Math.max(Date.now() + this.cfg.turnTimeoutMs, draft.flow.at) };
     }).catch((err) => this.log.error(`restoring the turn of ${rec.id}: ${(err as Error).message}`));
   }
 

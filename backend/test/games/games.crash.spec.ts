@@ -7,7 +7,7 @@
 import { potFor } from '@spades/common';
 import { api, createTestApp } from '../support/test-app';
 import { Client, SETTINGS, useFastTimers } from './helpers';
-import { ChildDb, childDb, ChildServer, startChild } from './support/child';
+import { ChildDb, childDb, ChildServer, startChild, withDatabase } from './support/child';
 
 const START = 5_000_000;
 const BUY_IN = 100_000;
@@ -86,6 +86,70 @@ describe('games crash safety (forked server process)', () => {
       expect(await q(`SELECT * FROM game_settlements WHERE game_id = $1`, [gameId])).toHaveLength(1);
       const stats = await q(`SELECT sum(games_played)::int AS n FROM user_stats WHERE user_id = ANY($1::uuid[])`, [ps.map((p) => p.id)]);
       expect(stats[0].n).toBe(4);
+    });
+  });
+
+  it('restarted after downtime: a human whose turn deadline passed gets a fresh full turn; a seat countdown keeps its expiresAt', async () => {
+    useFastTimers({ TURN_TIMEOUT_MS: '600000', SEAT_REPLACEMENT_MS: '900000' });
+    server = await startChild(db);
+    const h = await Client.create(server.url);
+    clients.push(h);
+    const gameId = (await h.http(server.url, 'POST', '/api/games', SETTINGS)).body.id;
+    for (const s of [1, 2, 3]) await h.http(server.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+    await h.emit('join_game', { gameId });
+    expect((await h.emit('start_game', { gameId })).ok).toBe(true);
+    // the host removes the bot in seat 1 (opposite seat 3 is a bot too): a replacement countdown runs
+    const removed = await h.http(server.url, 'POST', `/api/games/${gameId}/remove-bot-midgame`, { seatIndex: 1 });
+    expect(removed.status).toBe(200);
+    // then the table waits for the human's bid (the vacated seat is played by the bot logic meanwhile)
+    let before: any;
+    for (let i = 0; i < 400; i++) {
+      before = (await h.http(server.url, 'GET', `/api/games/${gameId}`)).body;
+      if (before.currentPlayerIndex === 0 && before.turnExpiresAt !== null) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(before.currentPlayerIndex).toBe(0);
+    expect(before.players[0].timeouts).toBe(0);
+    expect(before.seatReplacements).toEqual([{ seatIndex: 1, expiresAt: expect.any(Number) }]);
+    const expiresAt: number = before.seatReplacements[0].expiresAt;
+    await server.kill();
+    h.close();
+
+    // both deadlines are persisted; the downtime outlasts the turn: its stored deadline is in the past
+    await withDatabase(db, async (q) => {
+      const [row] = await q(`SELECT snapshot FROM games WHERE id = $1`, [gameId]);
+      expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: before.turnExpiresAt });
+      expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
+      row.snapshot.flow.at = Date.now() - 60_000;
+      await q(`UPDATE games SET snapshot = $2 WHERE id = $1`, [gameId, JSON.stringify(row.snapshot)]);
+    });
+
+    const restartedAt = Date.now();
+    server = await startChild(db);
+    await h.reconnect(server.url);
+    expect((await h.emit('join_game', { gameId })).ok).toBe(true);
+    await h.waitFor(() => h.view?.id === gameId && h.view.serverTime > before.serverTime, 5000, 'view after restart');
+    const after = h.view;
+    // no timeout was charged: same turn, same hand, no auto-played bid, a fresh full turn
+    expect(after.players[0].timeouts).toBe(0);
+    expect(after.currentPlayerIndex).toBe(0);
+    expect(after.bidding.bids).toEqual(before.bidding.bids);
+    expect(after.hands[0]).toEqual(before.hands[0]);
+    expect(after.turnExpiresAt).toBeGreaterThanOrEqual(restartedAt + 600_000);
+    // the countdown survived with the same deadline
+    expect(after.seatReplacements).toEqual([{ seatIndex: 1, expiresAt }]);
+    expect(after.players[1]).toBeNull();
+    await server.kill();
+    server = null;
+
+    // the fresh deadline was persisted (and logged), the countdown untouched
+    await withDatabase(db, async (q) => {
+      const [row] = await q(`SELECT snapshot FROM games WHERE id = $1`, [gameId]);
+      expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: after.turnExpiresAt });
+      expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
+      expect(row.snapshot.timeouts[0]).toBe(0);
+      const kinds = await q(`SELECT type, actor_kind FROM game_events WHERE game_id = $1 AND type IN ('restore_turn', 'timeout')`, [gameId]);
+      expect(kinds).toEqual([{ type: 'restore_turn', actor_kind: 'server' }]);
     });
   });
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- raw SQL rows */
 /** Fork / kill / restart a real server process on a persistent database (PGlite data dir or a Postgres schema). */
 import { ChildProcess, fork } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -5,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { startEmbeddedPostgres } from '../../../src/database/embedded-postgres';
 
 export interface ChildDb {
   env: Record<string, string | undefined>;
@@ -84,4 +86,31 @@ export function startChild(db: ChildDb, extraEnv: Record<string, string> = {}): 
       reject(new Error(`child server exited before ready: ${JSON.stringify(e)}`));
     });
   });
+}
+
+/**
+ * Runs `fn` with SQL access to the child's database while no child server runs (embedded: opens the PGlite
+ * data dir directly; PostgreSQL: the child's schema). No app boots, so no table is restored or touched.
+ */
+export async function withDatabase<T>(db: ChildDb, fn: (q: (sql: string, params?: unknown[]) => Promise<any[]>) => Promise<T>): Promise<T> {
+  let url = db.env.DATABASE_URL;
+  let stop: (() => Promise<void>) | null = null;
+  if (!url) {
+    const embedded = await startEmbeddedPostgres(db.dataDir);
+    url = embedded.url;
+    stop = () => embedded.stop();
+  }
+  const ds = new DataSource({
+    type: 'postgres',
+    url,
+    poolSize: 1,
+    extra: db.schema ? { options: `-c search_path=${db.schema}` } : undefined,
+  });
+  try {
+    await ds.initialize();
+    return await fn((sql, params) => ds.query(sql, params));
+  } finally {
+    if (ds.isInitialized) await ds.destroy();
+    await stop?.();
+  }
 }
