@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ChatMessage } from '@spades/common';
+import type { ChatMessage, LobbyPlayer } from '@spades/common';
+import { createHmac } from 'node:crypto';
 import { io } from 'socket.io-client';
 import {
   api,
@@ -14,6 +15,14 @@ import {
   TestSocket,
   waitForEvent,
 } from './support/test-app';
+
+/** An HS256 JWT signed with `secret` (to make expired tokens with the server's own secret). */
+function forge(payload: object, secret: string): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const head = b64({ alg: 'HS256', typ: 'JWT' });
+  const body = b64(payload);
+  return `${head}.${body}.${createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url')}`;
+}
 
 /**
  * Every event the server emitted to `s` before this call has been received once this resolves: an empty chat
@@ -279,5 +288,46 @@ describe('realtime: authentication, presence, lobby chat', () => {
     );
     await flush(s2);
     expect(seen2.map((m) => m.message)).toEqual(Array.from({ length: 100 }, (_, i) => `chatty ${i + 21}`));
+  });
+
+  it('an expired token (handshake or authenticate) is refused: authenticated {success:false}, no lobby events', async () => {
+    const u = await registerUser(t.url);
+    const w = await registerUser(t.url);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = forge({ sub: u.user.id, iat: now - 7200, exp: now - 3600 }, t.config.jwtSecret);
+    const sw = track(await connectSocket(t.url, w.token));
+    const s: TestSocket = track(
+      io(t.url, {
+        auth: { token: expired },
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+        autoConnect: false,
+      }),
+    );
+    const events: [string, unknown][] = [];
+    s.onAny((event: string, payload: unknown) => events.push([event, payload]));
+    const refused = waitForEvent(s, 'authenticated');
+    s.connect();
+    expect(await refused).toEqual({ success: false, message: 'Invalid or expired session' });
+    const again = waitForEvent(s, 'authenticated');
+    s.emit('authenticate', { token: expired });
+    expect(await again).toEqual({ success: false, message: 'Invalid or expired session' });
+
+    // lobby traffic while the socket is connected: chat and presence changes
+    const own = waitForEvent(sw, 'lobby_chat_message', (m) => m.message === 'anyone with an expired token?');
+    sw.emit('lobby_chat_message', 'anyone with an expired token?');
+    await own;
+    track(await connectSocket(t.url, (await registerUser(t.url)).token)); // an online_users broadcast
+    await flush(s);
+    expect(events.filter(([e]) => e === 'lobby_chat_message' || e === 'online_users')).toEqual([]);
+    expect(events.filter(([e]) => e === 'authenticated').map(([, p]) => p)).toEqual([
+      { success: false, message: 'Invalid or expired session' },
+      { success: false, message: 'Invalid or expired session' },
+    ]);
+    expect(events).toContainEqual(['error', { message: 'Not authenticated', event: 'lobby_chat_message' }]);
+    const list = await api<LobbyPlayer[]>(t.url, 'GET', '/api/users', { token: w.token });
+    expect(list.body.find((p) => p.id === u.user.id)?.online).toBe(false);
+    expect(s.connected).toBe(true);
   });
 });

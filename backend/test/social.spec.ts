@@ -104,6 +104,36 @@ describe('social: friends, blocks and the player list', () => {
     expect(await statusOf(a, b)).toBe('none');
   });
 
+  it('malformed JSON and non-JSON bodies on every social endpoint are 400 { message }, nothing changes', async () => {
+    const before = await t.dataSource.query(`SELECT user_id, target_id, kind FROM user_relations ORDER BY 1, 2`);
+    const bodies: [string, string, Record<string, string>?][] = [
+      ['truncated', `{"friendId": "${b.user.id}"`],
+      ['trailing comma', `{"friendId": "${b.user.id}",}`],
+      ['single quotes', `{'blockId': '${b.user.id}'}`],
+      ['bare word', 'block'],
+      ['null', 'null'],
+      ['string', `"${b.user.id}"`],
+      [
+        'form encoded',
+        `friendId=${b.user.id}&blockId=${b.user.id}`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+      ],
+    ];
+    const failures: string[] = [];
+    for (const path of ['friends/add', 'friends/remove', 'block', 'unblock']) {
+      for (const [name, rawBody, headers] of bodies) {
+        const r = await api(t.url, 'POST', `/api/social/${path}`, { token: a.token, rawBody, headers });
+        const body = r.body as { message?: unknown } | undefined;
+        if (r.status !== 400 || typeof body?.message !== 'string' || Object.keys(body).length !== 1)
+          failures.push(`${path} (${name}): ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await t.dataSource.query(`SELECT user_id, target_id, kind FROM user_relations ORDER BY 1, 2`)).toEqual(
+      before,
+    );
+  });
+
   it('adding a friend emits friendAdded to every socket of the target, not to others', async () => {
     const c = await registerUser(t.url);
     const bTab1 = await connectSocket(t.url, b.token);
