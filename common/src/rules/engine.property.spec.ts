@@ -182,7 +182,12 @@ function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough
       // the legal options for a bot are never empty
       const view = viewFor(s, seat);
       if (s.phase === 'PLAYING') check(legalCards(view).length > 0, 'no legal card');
-      else check(legalBids(view).bids.length + (legalBids(view).blindNil ? 1 : 0) > 0, 'no legal bid');
+      else {
+        const lb = legalBids(view);
+        check(lb.bids.length + (lb.blindNil ? 1 : 0) > 0, 'no legal bid');
+        // forced bids are placed by the engine: the seat to bid always has a real choice
+        check(!lb.forced && lb.bids.length + (lb.blindNil ? 1 : 0) > 1, `forced bid left to ${seat}: ${JSON.stringify(lb)}`);
+      }
       const action = bots[seat].act(view, rng);
       check(action, 'bot returned no action');
       const r = apply(s, action as GameAction);

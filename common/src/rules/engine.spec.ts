@@ -331,6 +331,35 @@ describe('engine: bidding', () => {
     expect(lb).toEqual({ bids: [0], blindNil: true, forced: false });
     expect(ok(step(s, { type: 'bid', seat: s.turn as Seat, bid: 0, blind: true })).blind[(a + 2) % 4]).toBe(true);
   });
+
+  it('SUICIDE with blind nil: the second partner who reveals gets the forced nil placed by the engine', () => {
+    let s = start(settings({ g: 'SUICIDE', blind: true }));
+    const a = s.turn as Seat;
+    const b = ((a + 2) % 4) as Seat;
+    s = ok(step(s, { type: 'reveal', seat: a }));
+    s = ok(step(s, { type: 'bid', seat: a, bid: 3 }));
+    s = ok(step(s, { type: 'reveal', seat: s.turn as Seat }));
+    s = ok(step(s, { type: 'bid', seat: s.turn as Seat, bid: 0 }));
+    expect(s.turn).toBe(b);
+    // revealing on its turn: the nil is forced and placed within the reveal
+    const r = ok(step(s, { type: 'reveal', seat: b }));
+    expect(r.bids[b]).toBe(0);
+    expect(r.autoBid[b]).toBe(true);
+    expect(r.blind[b]).toBe(false);
+    expect(r.turn).toBe((b + 1) % 4);
+    // revealing before its turn: the nil is placed when the turn reaches it
+    let e = start(settings({ g: 'SUICIDE', blind: true }));
+    e = ok(step(e, { type: 'reveal', seat: b }));
+    e = ok(step(e, { type: 'reveal', seat: a }));
+    e = ok(step(e, { type: 'bid', seat: a, bid: 2 }));
+    e = ok(step(e, { type: 'reveal', seat: e.turn as Seat }));
+    e = ok(step(e, { type: 'bid', seat: e.turn as Seat, bid: 0 }));
+    expect(e.bids[b]).toBe(0);
+    expect(e.autoBid[b]).toBe(true);
+    expect(e.turn).toBe((b + 1) % 4);
+    // the seat to bid never sees a forced choice
+    if (e.phase === 'BIDDING') expect(legalBids(viewFor(e, e.turn as Seat)).forced).toBe(false);
+  });
 });
 
 describe('engine: play and scoring of a rigged hand', () => {

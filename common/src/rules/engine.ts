@@ -12,7 +12,9 @@
  * `deal` that starts bidding, or the previous bid). A forced bid of 0 is a nil (±100). So the server
  * and bots never have to submit a forced bid, and `legalBids(view)` for a seat whose turn it is
  * always offers a real choice. (SUICIDE second partner with blind nil allowed: the only regular bid is
- * nil, but a blind nil is also offered, so the seat must choose: `bids: [0], blindNil: true`.)
+ * nil, but while it has not looked a blind nil is also offered, so the seat must choose: `bids: [0],
+ * blindNil: true`; once it reveals — on its turn or before — the nil is forced and placed by the engine,
+ * within the `reveal` or when the turn reaches it.)
  *
  * REVEAL: while a blind nil is possible for a seat (see blindNilPossible) and it has not looked at its
  * cards, `viewFor` withholds its hand (`hand: null, handHidden: true`). `{type:'reveal', seat}` marks
@@ -172,6 +174,7 @@ function applyReveal(state: GameState, seat: unknown): ApplyResult {
   const next = copyState(state);
   next.revealed = state.revealed.slice();
   next.revealed[seat] = true;
+  runAutoBids(next); // looking may leave the seat to bid a single forced value (no blind nil any more)
   return { ok: true, state: next };
 }
 

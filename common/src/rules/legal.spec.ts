@@ -69,6 +69,9 @@ describe('blind nil availability (clarification 1)', () => {
     expect(computeLegalBids(settings({ g: 'BID 3' }), 0, [], N, false).forced).toBe(true);
     expect(computeLegalBids(settings({ g: 'SUICIDE' }), 0, [], [null, null, 4, null], false).forced).toBe(true);
     expect(computeLegalBids(settings({ g: 'SUICIDE', blind: true }), 0, [], [null, null, 4, null], false)).toEqual({ bids: [0], blindNil: true, forced: false });
+    // once the seat has looked at its cards blind nil is no longer offered: the nil is forced
+    expect(computeLegalBids(settings({ g: 'SUICIDE', blind: true }), 0, [], [null, null, 4, null], true)).toEqual({ bids: [0], blindNil: false, forced: true });
+    expect(computeLegalBids(settings({ g: '4 OR NIL', blind: true }), 0, [], N, true)).toEqual({ bids: [0, 4], blindNil: false, forced: false });
     expect(computeLegalBids(settings(), 0, [], N, false).forced).toBe(false);
   });
 });

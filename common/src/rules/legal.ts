@@ -13,7 +13,7 @@ export interface LegalBids {
   bids: number[];
   /** Whether a blind nil may be bid now (table allows it, the variant allows nil whatever the cards, and the seat has not seen its cards). */
   blindNil: boolean;
-  /** True when exactly one bid is possible and no blind nil: the engine places it automatically. */
+  /** True when exactly one regular bid is possible and no blind nil is offered (now): the engine places it automatically. */
   forced: boolean;
 }
 
@@ -93,7 +93,9 @@ export function computeLegalBids(
 ): LegalBids {
   const list = allowedBids(settings, seat, hand, bids);
   const blindNil = !revealed && blindNilPossible(settings, seat, bids);
-  return { bids: list, blindNil, forced: list.length === 1 && !blindNilPossible(settings, seat, bids) };
+  // forced when the only regular bid is one value and no blind nil is still on offer (a seat that has looked
+  // at its cards can no longer bid blind, e.g. the second SUICIDE partner after revealing: nil is forced)
+  return { bids: list, blindNil, forced: list.length === 1 && !blindNil };
 }
 
 /** Winner of a complete (or partial) trick: highest spade, else highest card of the led suit. */

@@ -115,7 +115,7 @@ describe('every bot only returns legal actions in complete games of every varian
     const tally = newTally();
     for (let vi = 0; vi < VARIANTS.length; vi++) playCheckedGame(VARIANTS[vi], [bot, bot, bot, bot], mulberry32(vi * 7919 + bot.name.length), tally);
     expect(tally.actions).toBeGreaterThan(VARIANTS.length * 52);
-    expect(tally.nils).toBeGreaterThan(0);
+    if (bot !== basicBot) expect(tally.nils).toBeGreaterThan(0); // basic bids the value nearest 4: never a chosen nil
     // where blind nil is possible: random bids blind nil or bids without looking; the others look first
     if (bot === randomBot) expect(tally.blindNils).toBeGreaterThan(0);
     else expect(tally.reveals).toBeGreaterThan(0);
