@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     reporters: resultsDir ? ['default', 'json'] : ['default'],
     outputFile: resultsDir ? { json: `${resultsDir}/common.json` } : undefined,
-    include: ['src/**/*.spec.ts'],
+    include: ['src/**/*.spec.ts', 'bench/**/*.spec.ts'],
     watch: false,
     environment: 'node',
   },

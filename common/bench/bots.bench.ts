@@ -1,24 +1,25 @@
 /**
  * Bot vs bot benchmark: `npm run bench:bots -- --a strong --b heuristic --games N [--seed S] [--ms M | --samples K] [--quiet]`
- * (--ms: the strong bot's time box per decision, default 40; --samples: a fixed sample count instead, load-independent)
+ * (--ms: the strong bot's time box per decision, default 40; --samples: a fixed sample count instead, load-independent;
+ * --games: an even number ≥ 2, default 200 — exactly N games are played; an odd N is refused with exit code 2)
  *
- * Duplicate deals: games are played in pairs on the same deal seeds (hand k of both games uses the same seed,
+ * Duplicate deals (duplicate.ts): games are played in pairs on the same deal seeds (hand k of both games uses the same seed,
  * so the same first dealer and the same cards), with the teams' seats swapped: in the first game A holds seats
  * 0 & 2, in the second seats 1 & 3. PARTNERS, default settings (REG, nil on, to 500 / −100).
  * The 95% interval is computed over pairs (each pair scores 0, ½ or 1 for A), which is what duplicate play
  * makes independent (normal approximation; Wilson's interval when every pair scored the same). Last output line: JSON { games, winRateA, ci95Low, ci95High, msPerMoveP50, msPerMoveP99 }
  * (move times of bot A, wall clock, every action A takes).
  */
-declare const process: { argv: string[] };
-declare const console: { log(...args: unknown[]): void };
+declare const process: { argv: string[]; exitCode?: number };
+declare const console: { log(...args: unknown[]): void; error(...args: unknown[]): void };
 const perf = (globalThis as unknown as { performance: { now(): number } }).performance;
 
 import { DEFAULT_SETTINGS, GameSettings } from '../src/rules';
-import { playGame, randomSeed, mulberry32 } from '../src/bots';
 import type { Bot } from '../src/bots';
 import { getBot } from '../src/bots';
 import { heuristicBot } from '../src/bots/heuristic';
 import { createStrongBot } from '../src/bots/strong';
+import { duplicateMatch, parseGames } from './duplicate';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,7 +58,14 @@ function quantile(sorted: number[], q: number): number {
 function main(): void {
   const aName = arg('a', 'heuristic');
   const bName = arg('b', 'random');
-  const games = Math.max(2, Number(arg('games', '200')));
+  let games: number;
+  try {
+    games = parseGames(arg('games', '200'));
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exitCode = 2;
+    return;
+  }
   const baseSeed = Number(arg('seed', '1'));
   const ms = Number(arg('ms', '40'));
   const samples = Number(arg('samples', '0'));
@@ -66,35 +74,13 @@ function main(): void {
   const times: number[] = [];
   const A = timed(resolveBot(aName, ms, samples), times);
   const B = resolveBot(bName, ms, samples);
-  const pairs = Math.ceil(games / 2);
-  const pairScores: number[] = [];
-  let played = 0;
-  let winsA = 0;
+  const pairs = games / 2;
   const t0 = Date.now();
-  for (let p = 0; p < pairs; p++) {
-    const seedRng = mulberry32((baseSeed * 1_000_003 + p) | 0);
-    const seeds: Uint8Array[] = [];
-    const seedFor = (hand: number): Uint8Array => {
-      while (seeds.length < hand) seeds.push(randomSeed(seedRng));
-      return seeds[hand - 1];
-    };
-    let pairScore = 0;
-    for (let g = 0; g < 2; g++) {
-      const bots = g === 0 ? [A, B, A, B] : [B, A, B, A];
-      const aTeam = g === 0 ? 0 : 1;
-      const { state } = playGame(settings, { bots, rng: mulberry32((baseSeed * 7919 + p * 2 + g) | 0), seed: seedFor, maxHands: 60 });
-      let score: number;
-      if (state.result) score = state.result.winnerTeam === aTeam ? 1 : 0;
-      else score = state.scores[aTeam] > state.scores[1 - aTeam] ? 1 : state.scores[aTeam] < state.scores[1 - aTeam] ? 0 : 0.5;
-      winsA += score;
-      pairScore += score / 2;
-      played++;
+  const { games: played, winsA, pairScores } = duplicateMatch(A, B, settings, games, baseSeed, (done, playedSoFar, wins) => {
+    if (!quiet && done % Math.max(1, Math.floor(pairs / 10)) === 0) {
+      console.log(`${playedSoFar} games, A=${aName} wins ${(wins / playedSoFar).toFixed(3)}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
-    pairScores.push(pairScore);
-    if (!quiet && (p + 1) % Math.max(1, Math.floor(pairs / 10)) === 0) {
-      console.log(`${played} games, A=${aName} wins ${(winsA / played).toFixed(3)}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    }
-  }
+  });
   const n = pairScores.length;
   const mean = pairScores.reduce((a, b) => a + b, 0) / n;
   const variance = n > 1 ? pairScores.reduce((a, b) => a + (b - mean) * (b - mean), 0) / (n - 1) : 0;
