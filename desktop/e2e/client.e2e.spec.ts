@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { base, newPlayer, playHandUntilSummary, registerViaForm, shot, shotBoth, uniqueName } from './helpers';
+import { base, newPlayer, playHandUntilSummary, registerViaForm, shot, shotBoth, tableSnapshot, uniqueName } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -103,7 +103,7 @@ test('register → welcome dialog → lobby, menus, rules, stats, leaderboard, p
   await expect(dialog).toBeHidden();
 });
 
-test('table: create game → invite a bot → start (warning) → bid → play a full hand → summary → verify the deal → reload', async ({ browser }) => {
+test('table: create game → start warnings (empty seats, then three bots) → bid → reload mid-hand → play a full hand → summary → verify the deal', async ({ browser }) => {
   const { page } = await newPlayer(browser, 'host');
   await page.getByRole('button', { name: 'Create Game' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Create Game' });
@@ -121,12 +121,36 @@ test('table: create game → invite a bot → start (warning) → bid → play a
   await shot(page, '15-table-details');
   await page.keyboard.press('Escape');
 
-  // Start with empty seats: the §8 warning, then Play with Bots.
+  // Start with empty seats: the §8 warning (Cancel / Play with Bots); cancel it.
   await page.getByRole('button', { name: 'Start Game' }).click();
-  await expect(page.getByText('Coin games require 4 human players. You have 2 empty seat(s).')).toBeVisible();
-  await expect(page.getByText('If you continue, the game will start with bot players in all empty seats and the game will not be rated.')).toBeVisible();
+  const emptyWarning = page.getByRole('dialog', { name: 'Empty seats' });
+  await expect(emptyWarning.getByText('Coin games require 4 human players. You have 2 empty seat(s).')).toBeVisible();
+  await expect(emptyWarning.getByText('If you continue, the game will start with bot players in all empty seats and the game will not be rated.')).toBeVisible();
+  await expect(emptyWarning.getByRole('button')).toHaveText(['Cancel', 'Play with Bots']);
   await shotBoth(page, '16-start-warning');
-  await page.getByRole('button', { name: 'Play with Bots' }).click();
+  await emptyWarning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(emptyWarning).toBeHidden();
+
+  // Three bots invited (no empty seat left): Start shows 'Bot Players Detected' (Cancel / Start Game).
+  while ((await page.getByRole('button', { name: /Invite a bot to seat/ }).count()) > 0) {
+    const before = await page.getByRole('button', { name: /Remove bot from seat/ }).count();
+    await page.getByRole('button', { name: /Invite a bot to seat/ }).first().click();
+    await expect(page.getByRole('button', { name: /Remove bot from seat/ })).toHaveCount(before + 1);
+  }
+  await expect(page.getByRole('button', { name: /Remove bot from seat/ })).toHaveCount(3);
+  await expect(page.getByText('4/4 seated')).toBeVisible();
+  await page.getByRole('button', { name: 'Start Game' }).click();
+  const botWarning = page.getByRole('dialog', { name: 'Bot Players Detected' });
+  await expect(botWarning).toBeVisible();
+  await expect(botWarning).toContainText('This table has 3 bot player(s). The game will start, but it will not be rated.');
+  await expect(botWarning.getByRole('button')).toHaveText(['Cancel', 'Start Game']);
+  await shotBoth(page, '16-start-warning-bots');
+  // Cancel keeps the table waiting; Start Game starts it.
+  await botWarning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(botWarning).toBeHidden();
+  await expect(page.getByRole('region', { name: 'Waiting for players' })).toBeVisible();
+  await page.getByRole('button', { name: 'Start Game' }).click();
+  await botWarning.getByRole('button', { name: 'Start Game' }).click();
 
   // Bidding: exactly common's legal bids (REG with nil: Nil and 1–13).
   const bidPanel = page.getByRole('dialog', { name: 'Make your bid' });
@@ -137,9 +161,18 @@ test('table: create game → invite a bot → start (warning) → bid → play a
   await shotBoth(page, '17-bidding');
   await bidPanel.getByRole('button', { name: 'Bid 3' }).click();
 
-  // Play: a card that is not playable stays greyed; then play the hand out.
+  // Play: a card that is not playable stays greyed.
   await expect(page.getByRole('button', { name: /, playable$/ }).first()).toBeVisible({ timeout: 60_000 });
   await shotBoth(page, '18-playing');
+
+  // Reload mid-hand on our turn (the bots wait for us): same hand, same bids, same trick, still our turn.
+  const before = await tableSnapshot(page);
+  expect(before.hand).toHaveLength(13);
+  expect(before.yourTurn).toBe(true);
+  await page.reload();
+  await expect(page.getByRole('button', { name: /, playable$/ }).first()).toBeVisible();
+  expect(page.url()).toContain(gameId);
+  expect(await tableSnapshot(page)).toEqual(before);
   await expect(page.getByText(/wins the trick!/)).toBeVisible({ timeout: 60_000 });
   await shot(page, '19-trick-won');
   await playHandUntilSummary(page);
@@ -151,10 +184,6 @@ test('table: create game → invite a bot → start (warning) → bid → play a
   await expect(summary.getByText('Your 13 cards are exactly the ones this seed deals to your seat.')).toBeVisible();
   await shotBoth(page, '20-summary-verified');
 
-  // Reload mid-game: back at the same table with the same state.
-  await page.reload();
-  await expect(page.getByRole('button', { name: 'Table details' })).toBeVisible();
-  expect(page.url()).toContain(gameId);
   await page.setViewportSize({ width: 844, height: 390 });
   await page.waitForTimeout(400);
   await shot(page, '21-table-phone-landscape');

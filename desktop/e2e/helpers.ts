@@ -140,3 +140,19 @@ export async function apiCreateGame(token: string, settings: Record<string, unkn
   if (!res.ok) throw new Error(`create failed: ${JSON.stringify(body)}`);
   return body.id;
 }
+
+/**
+ * What a seated player sees of the table state: own cards, seat labels (names, bids, tricks, whose turn),
+ * the cards in the current trick, the scores, and whether it is our turn to play.
+ */
+export async function tableSnapshot(page: Page): Promise<{ hand: string[]; seats: string[]; trick: string[]; scores: string; yourTurn: boolean }> {
+  const hand = await page
+    .getByRole('toolbar', { name: /Your (hand|cards)/ })
+    .locator('.hand-card')
+    .evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') ?? e.querySelector('svg')?.getAttribute('aria-label') ?? '').split(',')[0]));
+  const seats = await page.locator('.seat[role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  const trick = await page.getByLabel('Current trick').getByRole('img').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  const scores = (await page.getByLabel('Scores').textContent()) ?? '';
+  const yourTurn = await page.getByRole('status').filter({ hasText: /^Your turn$/ }).isVisible();
+  return { hand, seats, trick, scores, yourTurn };
+}
