@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChatMessage, LobbyPlayer } from '@spades/common';
 import { createHmac } from 'node:crypto';
+import { LobbyChatService } from '../src/realtime/lobby-chat.service';
 import { io } from 'socket.io-client';
 import {
   api,
@@ -288,6 +289,35 @@ describe('realtime: authentication, presence, lobby chat', () => {
     );
     await flush(s2);
     expect(seen2.map((m) => m.message)).toEqual(Array.from({ length: 100 }, (_, i) => `chatty ${i + 21}`));
+  });
+
+  it('chat posted while a login reads the history is delivered to that socket exactly once (not lost)', async () => {
+    const poster = await registerUser(t.url);
+    const joiner = await registerUser(t.url);
+    const sPoster = track(await connectSocket(t.url, poster.token));
+    // after the joiner's history snapshot is taken and before its login finishes, another user posts
+    const chat = t.app.get(LobbyChatService);
+    const original = chat.history.bind(chat);
+    chat.history = async (viewerId: string) => {
+      const snapshot = await original(viewerId);
+      if (viewerId === joiner.user.id) {
+        const echoed = waitForEvent(sPoster, 'lobby_chat_message', (m) => m.message === 'posted during the read');
+        sPoster.emit('lobby_chat_message', 'posted during the read');
+        await echoed; // stored and broadcast to the lobby
+      }
+      return snapshot;
+    };
+    try {
+      let seen: ChatMessage[] = [];
+      const s = track(
+        await connectSocket(t.url, joiner.token, { setup: (x) => (seen = recordEvents(x, 'lobby_chat_message')) }),
+      );
+      await flush(s);
+      expect(seen.filter((m) => m.message === 'posted during the read')).toHaveLength(1);
+      expect(new Set(seen.map((m) => m.id)).size).toBe(seen.length);
+    } finally {
+      chat.history = original;
+    }
   });
 
   it('an expired token (handshake or authenticate) is refused: authenticated {success:false}, no lobby events', async () => {

@@ -24,11 +24,6 @@ interface LoginState {
   inFlight?: { token: unknown; done: Promise<void> };
 }
 
-interface PendingHistory {
-  userId: string;
-  messages: ChatMessage[];
-}
-
 /** Sockets that have not authenticated within this time are disconnected. */
 export const AUTH_TIMEOUT_MS = 30_000;
 
@@ -45,12 +40,6 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   private readonly chatQueues = new Map<string, Promise<void>>();
   /** Per-socket login serialization (see authenticate). */
   private readonly logins = new WeakMap<Socket, LoginState>();
-  /** Sockets reading their chat history right now: chat posted meanwhile is collected for them. */
-  private readonly historyBuffers = new Map<Socket, PendingHistory>();
-  /** Chat posts being stored/broadcast right now. */
-  private readonly postsInFlight = new Set<Promise<void>>();
-  /** socket id → ids replayed at its login, kept while posts that were in flight then are still running. */
-  private readonly replayed = new Map<string, Set<string>>();
 
   constructor(
     private readonly realtime: RealtimeService,
@@ -96,31 +85,17 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   }
 
   private async postChat(socket: Socket, userId: string, payload: unknown): Promise<void> {
-    const task = this.storeAndBroadcast(userId, payload);
-    this.postsInFlight.add(task);
     try {
-      await task;
+      const message = await this.chat.post(userId, payload);
+      const blockers = await this.social.blockersOf(userId);
+      this.realtime.emitToLobby('lobby_chat_message', [message], blockers);
     } catch (e) {
       if (!(e instanceof ChatRejected)) this.logger.error(`lobby chat failed: ${(e as Error).message}`);
       socket.emit('error', {
         message: e instanceof ChatRejected ? e.message : 'Could not send the message',
         event: 'lobby_chat_message',
       });
-    } finally {
-      this.postsInFlight.delete(task);
     }
-  }
-
-  private async storeAndBroadcast(userId: string, payload: unknown): Promise<void> {
-    const message = await this.chat.post(userId, payload);
-    const blockers = await this.social.blockersOf(userId);
-    // sockets that already got this message in their history replay (stored before their history was read)
-    const except = blockers.map(userRoom);
-    for (const [socketId, ids] of this.replayed) if (ids.has(message.id)) except.push(socketId);
-    // same tick: a socket is either in the lobby room (delivered now) or still reading its history (buffered)
-    this.realtime.io.to(LOBBY_ROOM).except(except).emit('lobby_chat_message', message);
-    for (const pending of this.historyBuffers.values())
-      if (!blockers.includes(pending.userId)) pending.messages.push(message);
   }
 
   handleDisconnect(socket: Socket): void {
@@ -168,16 +143,24 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
       socket.emit('authenticated', { success: true, userId: user.id });
       return;
     }
-    // Chat posted while the history is read is buffered for this socket (see postChat) and sent after it,
-    // deduplicated by id; the buffer is dropped and the rooms joined in the same tick, so nothing is lost
-    // and the client gets `authenticated`, the history (oldest first), then live messages, in order.
-    const pending: PendingHistory = { userId: user.id, messages: [] };
-    this.historyBuffers.set(socket, pending);
+    // Join the rooms BEFORE reading the history, so chat posted meanwhile (on this server or, with the Redis
+    // adapter, on another one) is delivered live instead of lost; the replay skips what was delivered live.
+    // The client also ignores a message id it already has.
+    const live = new Set<string>();
+    const trackLive = (event: string, m?: { id?: unknown }) => {
+      if (event === 'lobby_chat_message' && typeof m?.id === 'string') live.add(m.id);
+    };
+    socket.onAnyOutgoing(trackLive);
+    socket.join([userRoom(user.id), LOBBY_ROOM]);
     let history: ChatMessage[];
     try {
       history = await this.chat.history(user.id);
+    } catch (e) {
+      socket.leave(userRoom(user.id));
+      if (!data.userId) socket.leave(LOBBY_ROOM);
+      throw e;
     } finally {
-      this.historyBuffers.delete(socket);
+      socket.offAnyOutgoing(trackLive);
     }
     if (!socket.connected) return;
     if (data.userId && data.userId !== user.id) {
@@ -186,22 +169,10 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     }
     data.userId = user.id;
     data.username = user.username;
-    socket.join([userRoom(user.id), LOBBY_ROOM]);
     socket.emit('authenticated', { success: true, userId: user.id });
     const changed = this.realtime.markAuthenticated(user.id, socket.id);
     if (changed) this.realtime.broadcastOnlineUsers();
     else socket.emit('online_users', this.realtime.onlineUserIds());
-    const sent = new Set<string>();
-    for (const m of [...history, ...pending.messages]) {
-      if (sent.has(m.id)) continue;
-      sent.add(m.id);
-      socket.emit('lobby_chat_message', m);
-    }
-    if (this.postsInFlight.size) {
-      this.replayed.set(socket.id, sent);
-      void Promise.allSettled([...this.postsInFlight]).then(() => {
-        if (this.replayed.get(socket.id) === sent) this.replayed.delete(socket.id);
-      });
-    }
+    for (const m of history) if (!live.has(m.id)) socket.emit('lobby_chat_message', m);
   }
 }
