@@ -48,17 +48,19 @@ export async function resolveDatabaseTarget(config: AppConfig): Promise<Database
 }
 
 /**
- * Runs pending migrations under pg_advisory_lock, on ONE query runner (lock, migrations and unlock share
- * the connection, so this also works with a pool of size 1).
+ * Creates the schema (DATABASE_SCHEMA) if missing and runs pending migrations, both under pg_advisory_lock, on
+ * ONE query runner (lock, migrations and unlock share the connection, so this also works with a pool of size 1).
  */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    const schema = (dataSource.options as PostgresConnectionOptions).schema;
-    if (schema) await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    // lock FIRST: concurrent `CREATE SCHEMA IF NOT EXISTS` is not race-safe in PostgreSQL (one of two servers
+    // starting together on a fresh schema would fail on pg_namespace's unique index)
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
+      const schema = (dataSource.options as PostgresConnectionOptions).schema;
+      if (schema) await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
       const done = await executor.executePendingMigrations();
