@@ -4,7 +4,7 @@
  * same state; coin balances change per §9 (pot 90% of 4 buy-ins, half to each winning partner).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { base, newPlayer, playUntil, shot, shotBoth } from './helpers';
+import { base, newPlayer, playUntil, shot, shotBoth, tableSnapshot } from './helpers';
 
 test.setTimeout(600_000);
 
@@ -15,7 +15,7 @@ async function coins(page: Page): Promise<number> {
 }
 
 test('four players finish a rated game; coins move per §9; a spectator never sees a hand; reload mid-hand', async ({ browser }) => {
-  const players = [];
+  const players: Awaited<ReturnType<typeof newPlayer>>[] = [];
   for (const n of ['north', 'east', 'south', 'west']) players.push(await newPlayer(browser, n));
   const [host, ...others] = players;
 
@@ -50,14 +50,46 @@ test('four players finish a rated game; coins move per §9; a spectator never se
   for (const p of players) await expect(p.page.getByRole('toolbar', { name: /Your (hand|cards)/ })).toBeVisible({ timeout: 30_000 });
   await shotBoth(host.page, '50-rated-start');
 
-  // Mid-hand reload: same cards afterwards.
-  const reloader = others[1].page;
-  await expect(reloader.getByRole('button', { name: /playable$/ }).first()).toBeVisible({ timeout: 60_000 }).catch(() => undefined);
-  const handBefore = await reloader.getByRole('toolbar', { name: /Your (hand|cards)/ }).getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')?.split(',')[0]));
+  // Everybody bids 3, in turn: the page showing the bid panel is the one to bid.
+  const bidPanel = (p: Page) => p.getByRole('dialog', { name: 'Make your bid' });
+  /** Index of the (single) player for whom `locator(page)` is visible, waiting for it. */
+  async function whoseTurn(locator: (p: Page) => ReturnType<Page['getByRole']>): Promise<number> {
+    let who = -1;
+    await expect
+      .poll(
+        async () => {
+          const seen = await Promise.all(players.map((p) => locator(p.page).isVisible()));
+          who = seen.indexOf(true);
+          return seen.filter(Boolean).length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    return who;
+  }
+  for (let n = 0; n < 4; n++) {
+    const i = await whoseTurn(bidPanel);
+    await bidPanel(players[i].page).getByRole('button', { name: 'Bid 3' }).click();
+    await expect(bidPanel(players[i].page)).toBeHidden();
+  }
+
+  // The leader plays a card; then the next player (whose turn it is: the table waits for a human) reloads
+  // mid-hand and is back at the same state: same 13 cards, same bids and trick, still their turn.
+  const yourTurn = (p: Page) => p.getByRole('status').filter({ hasText: /^Your turn$/ });
+  const leader = await whoseTurn(yourTurn);
+  await players[leader].page.getByRole('button', { name: /, playable$/ }).first().click();
+  await expect(yourTurn(players[leader].page)).toBeHidden();
+  const next = await whoseTurn(yourTurn);
+  expect(next).not.toBe(leader);
+  const reloader = players[next].page;
+  await expect(reloader.getByLabel('Current trick').getByRole('img')).toHaveCount(1);
+  const snapshot = await tableSnapshot(reloader);
+  expect(snapshot.hand).toHaveLength(13);
+  expect(snapshot.trick).toHaveLength(1);
+  expect(snapshot.seats.filter((l) => /bid 3, 0 tricks/.test(l))).toHaveLength(4);
   await reloader.reload();
-  await expect(reloader.getByRole('toolbar', { name: /Your (hand|cards)/ })).toBeVisible();
-  const handAfter = await reloader.getByRole('toolbar', { name: /Your (hand|cards)/ }).getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')?.split(',')[0]));
-  if (handBefore.length) expect(handAfter).toEqual(handBefore);
+  await expect(reloader.getByRole('button', { name: /, playable$/ }).first()).toBeVisible();
+  expect(await tableSnapshot(reloader)).toEqual(snapshot);
 
   // Play to the end: every page bids and plays until its result dialog shows.
   const result = (p: Page) => p.getByRole('dialog', { name: /wins!|Game over/ });
