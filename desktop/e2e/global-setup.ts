@@ -45,6 +45,8 @@ export default async function globalSetup(): Promise<void> {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       CLIENT_URL: `http://127.0.0.1:${port}`,
+      // desktop-bridge.e2e.spec.ts: the page on 127.0.0.1 talks to the API base the bridge gives (localhost)
+      CORS_ORIGINS: `http://localhost:${port}`,
       LOG_LEVEL: 'warn',
       REGISTER_MAX_PER_IP: '10000',
       // Shortened timers (the spec's defaults are 1–1.5 s bots, 2 s trick display, 12 s summary, 30 s result).
