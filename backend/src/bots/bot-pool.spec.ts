@@ -10,6 +10,7 @@ import {
   viewFor,
   heuristicBot,
   Seat,
+  reportBotFallback,
 } from '@spades/common';
 import { Test } from '@nestjs/testing';
 import { BotPool, botLevelFromEnv, botPoolOptionsFromEnv, isLegalBotAction } from './bot-pool';
@@ -80,6 +81,19 @@ describe('BotPool', () => {
     const after = await pool.decide('strong', midHandView(22), 3);
     expect(after).not.toBeNull();
     expect(pool.stats()).toMatchObject({ completed: 2, restarts: 1, workers: 1, degraded: false });
+  });
+
+  it('counts and logs an illegal bot choice reported inside a worker, and one made on this thread', async () => {
+    pool = new BotPool({ size: 1, strongMs: 10, illegalOnSeed: 77 });
+    const view = midHandView(51);
+    expect(isLegalBotAction(view, await pool.decide('strong', view, 76))).toBe(true);
+    expect(pool.stats().illegalChoices).toBe(0);
+    const action = await pool.decide('strong', view, 77);
+    expect(isLegalBotAction(view, action)).toBe(true);
+    expect(pool.stats().illegalChoices).toBe(1);
+    // the light levels run inline: common's safety net reports to the pool's listener directly
+    reportBotFallback({ bot: 'heuristic', kind: 'bid', chosen: 14, used: 1 });
+    expect(pool.stats().illegalChoices).toBe(2);
   });
 
   it('replaces a worker that does not answer in time and falls back', async () => {

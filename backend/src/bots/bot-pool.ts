@@ -20,9 +20,10 @@
 import { Worker } from 'node:worker_threads';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { GameAction, PlayerView } from '@spades/common';
-import { getBot, heuristicAct, legalBids, legalCards, mulberry32 } from '@spades/common';
-import { BOT_LEVELS, BotLevel, BotWorkerData, BotWorkerRequest, BotWorkerResponse } from './bot-protocol';
+import { Logger } from '@nestjs/common';
+import type { BotFallbackEvent, GameAction, PlayerView } from '@spades/common';
+import { getBot, heuristicAct, legalBids, legalCards, mulberry32, onBotFallback } from '@spades/common';
+import { BOT_LEVELS, BotLevel, BotWorkerData, BotWorkerNote, BotWorkerRequest, BotWorkerResponse } from './bot-protocol';
 
 export type { BotLevel } from './bot-protocol';
 export { BOT_LEVELS } from './bot-protocol';
@@ -38,6 +39,8 @@ export interface BotPoolOptions {
   crashOnSeed?: number;
   /** Tests only: a strong request with this seed never answers. */
   hangOnSeed?: number;
+  /** Tests only: a strong request with this seed reports an illegal bot choice (common's fallback) in its worker. */
+  illegalOnSeed?: number;
   /** Override of the module the worker loads for @spades/common. */
   commonEntry?: string;
   /** Start the workers now instead of at the first strong request (warms them up before the first table). */
@@ -62,6 +65,8 @@ export interface BotPoolStats {
   workers: number;
   completed: number;
   fallbacks: number;
+  /** Bot choices that were illegal and replaced by common's safety net (a bot bug; each one is logged). */
+  illegalChoices: number;
   restarts: number;
   queued: number;
 }
@@ -139,12 +144,16 @@ export class BotPool {
   private readonly timeoutMs: number;
   private readonly crashOnSeed?: number;
   private readonly hangOnSeed?: number;
+  private readonly illegalOnSeed?: number;
   private readonly size: number;
   private started = false;
   private nextId = 1;
   private closed = false;
   private completed = 0;
   private fallbacks = 0;
+  private illegalChoices = 0;
+  private readonly stopFallbackLog: () => void;
+  private readonly log = new Logger('Bots');
   private restarts = 0;
   /** Consecutive workers that died before becoming ready; at 3 the pool degrades to inline heuristic. */
   private startupFailures = 0;
@@ -159,6 +168,9 @@ export class BotPool {
     this.hangOnSeed = opts.hangOnSeed;
     this.setup = resolveWorkerSetup(opts.commonEntry);
     this.size = size;
+    this.illegalOnSeed = opts.illegalOnSeed;
+    // the light levels run on this thread: their fallbacks are reported here, the workers' by message
+    this.stopFallbackLog = onBotFallback((e) => this.illegalChoice(e));
     if (opts.eager) this.start();
   }
 
@@ -195,14 +207,21 @@ export class BotPool {
       workers: this.slots.length,
       completed: this.completed,
       fallbacks: this.fallbacks,
+      illegalChoices: this.illegalChoices,
       restarts: this.restarts,
       queued: this.queue.length,
     };
   }
 
+  private illegalChoice(e: BotFallbackEvent): void {
+    this.illegalChoices++;
+    this.log.warn(`bot ${e.bot} chose an illegal ${e.kind} (${JSON.stringify(e.chosen)}); played ${JSON.stringify(e.used)} instead`);
+  }
+
   /** Stops the workers; queued and running requests resolve with the heuristic fallback. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopFallbackLog();
     for (const job of this.queue.splice(0)) job.resolve(this.fallback(job.view, true));
     const slots = this.slots.splice(0);
     for (const s of slots) {
@@ -222,13 +241,18 @@ export class BotPool {
       strongMs: this.strongMs,
       crashOnSeed: this.crashOnSeed,
       hangOnSeed: this.hangOnSeed,
+      illegalOnSeed: this.illegalOnSeed,
       __register: this.setup.register,
       __entry: this.setup.file,
     };
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
     const slot: Slot = { worker, job: null, ready: false };
     worker.unref();
-    worker.on('message', (msg: BotWorkerResponse | { type: 'ready' }) => {
+    worker.on('message', (msg: BotWorkerResponse | BotWorkerNote) => {
+      if ('type' in msg && msg.type === 'bot-fallback') {
+        this.illegalChoice(msg.event);
+        return;
+      }
       if ('type' in msg) {
         slot.ready = true;
         this.startupFailures = 0;

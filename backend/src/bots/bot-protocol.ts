@@ -1,4 +1,4 @@
-import type { GameAction, PlayerView } from '@spades/common';
+import type { BotFallbackEvent, GameAction, PlayerView } from '@spades/common';
 
 export type BotLevel = 'random' | 'basic' | 'heuristic' | 'strong';
 export const BOT_LEVELS: readonly BotLevel[] = ['random', 'basic', 'heuristic', 'strong'];
@@ -12,7 +12,12 @@ export interface BotWorkerData {
   crashOnSeed?: number;
   /** Tests only: a request with this seed never answers (busy loop), to test timeouts. */
   hangOnSeed?: number;
+  /** Tests only: a request with this seed reports a bot fallback (an illegal choice) before answering. */
+  illegalOnSeed?: number;
 }
+
+/** Messages a worker sends besides answers: it is ready, or a bot's own choice was illegal (common's fallback). */
+export type BotWorkerNote = { type: 'ready' } | { type: 'bot-fallback'; event: BotFallbackEvent };
 
 export interface BotWorkerRequest {
   type: 'decide';

@@ -13,6 +13,8 @@ const data = workerData as BotWorkerData;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const common = require(data.commonEntry) as Common;
 const strong = common.createStrongBot({ maxMs: data.strongMs });
+// A bot whose own choice was illegal still answers legally (common's safety net); the server logs it.
+common.onBotFallback((event) => parentPort?.postMessage({ type: 'bot-fallback', event }));
 
 function botFor(level: string) {
   if (level === 'strong') return strong;
@@ -32,6 +34,10 @@ parentPort?.on('message', (msg: BotWorkerRequest) => {
     for (;;) {
       // fault injection for tests: a stuck worker
     }
+  }
+  if (data.illegalOnSeed !== undefined && msg.seed === data.illegalOnSeed) {
+    // fault injection for tests: as if the bot had chosen an illegal card
+    common.reportBotFallback({ bot: msg.level, kind: 'card', chosen: 'injected', used: 'first legal' });
   }
   let res: BotWorkerResponse;
   try {
