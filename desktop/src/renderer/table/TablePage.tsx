@@ -193,6 +193,9 @@ export function TablePage() {
         setPendingCard(null);
         setBidSent(false);
       }
+      // The server took the pending card (it left the hand): when the player who completes a trick also wins it,
+      // the turn stays with them, so the turn rule above alone would leave the next lead blocked.
+      setPendingCard((pc) => (pc && !t.hand.some((h) => cardEquals(h, pc)) ? null : pc));
       if (t.seatReplacements.length) {
         setReplacements((r) => {
           const next = { ...r };

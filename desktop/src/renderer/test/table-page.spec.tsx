@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen } from '@testing-library/react';
 import type { DesktopBridge } from '../../shared/bridge';
-import { biddingView, renderTable, settle, tableView } from './table-harness';
+import type { Card } from '@spades/common';
+import { biddingView, c, renderTable, settle, tableView } from './table-harness';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
@@ -223,5 +224,40 @@ describe('desktop notifications from the table (issue 6)', () => {
     h.socket.serve('game_update', biddingView(1));
     h.socket.serve('chat_message', { gameId: 'g1', message: { id: 'm1', userId: 'u1', userName: 'P1', message: 'p0?', timestamp: Date.now() } });
     expect(screen.getByText('p0?')).toBeInTheDocument();
+  });
+});
+
+describe('playing a card (server-confirmed)', () => {
+  const H = (rank: Card['rank']) => c('H', rank);
+  /** PLAYING, bids made; `trick` cards by seats 1..3 (seat 1 led); my turn (seat 0); `hand` is mine. */
+  const playing = (hand: Card[], trick: { playerIndex: number; card: Card }[], turn: number, trickNumber: number) =>
+    tableView({
+      status: 'PLAYING',
+      handNumber: 1,
+      handCommitment: 'commit-1',
+      hands: [hand, [], [], []],
+      handCounts: [hand.length, 13 - trickNumber, 13 - trickNumber, 13 - trickNumber],
+      bidding: { bids: [3, 3, 3, 3], blind: [false, false, false, false], autoBid: [false, false, false, false], currentBidderIndex: null },
+      play: { currentTrick: trick, trickLeaderIndex: trick[0]?.playerIndex ?? turn, trickNumber, currentPlayerIndex: turn, spadesBroken: false, tricks: [0, 0, 0, 0], lastTrick: null, trickPending: false },
+    });
+  const plays = (h: { emits: { event: string; args: unknown[] }[] }) =>
+    h.emits.filter((e) => e.event === 'play_card').map((e) => (e.args[0] as { card: string }).card);
+
+  it('the last player of a trick who wins it can lead the next trick (the turn does not change hands)', async () => {
+    const trick = [
+      { playerIndex: 1, card: H(2) },
+      { playerIndex: 2, card: H(3) },
+      { playerIndex: 3, card: H(4) },
+    ];
+    const h = renderTable(playing([H(14), H(13), c('C', 5)], trick, 0, 0));
+    await settle(3_500);
+    fireEvent.click(screen.getByRole('button', { name: /^ace of hearts, playable$/i }));
+    expect(plays(h)).toEqual(['AH']);
+    // The server takes it: the trick is complete and won by me (seat 0), who also leads the next one.
+    h.socket.serve('game_update', playing([H(13), c('C', 5)], [...trick, { playerIndex: 0, card: H(14) }], 0, 0));
+    h.socket.serve('game_update', playing([H(13), c('C', 5)], [], 0, 1));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: /^king of hearts, playable$/i }));
+    expect(plays(h)).toEqual(['AH', 'KH']);
   });
 });
