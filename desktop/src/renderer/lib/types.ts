@@ -5,7 +5,10 @@ import { toListItemRules, validateSettings } from '@spades/common';
  * avatar or image, buyIn or rules.coinAmount, gameMode or rules.gameType …) so the UI never crashes
  * on a missing field.
  */
-export type SocialStatus = 'friend' | 'blocked' | 'none';
+import type { SocialStatus, Stats } from '@spades/common';
+
+/** The wire types of spec §3, from common (one source for both ends). */
+export type { SocialStatus, Stats };
 
 export interface User {
   id: string;
@@ -23,29 +26,6 @@ export interface LobbyPlayer {
   status: SocialStatus;
   online: boolean;
   coins: number;
-}
-
-export interface Stats {
-  gamesPlayed: number;
-  gamesWon: number;
-  nilsBid: number;
-  nilsMade: number;
-  blindNilsBid: number;
-  blindNilsMade: number;
-  totalBags: number;
-  bagsPerGame: number;
-  regPlayed: number;
-  regWon: number;
-  whizPlayed: number;
-  whizWon: number;
-  mirrorPlayed: number;
-  mirrorWon: number;
-  gimmickPlayed: number;
-  gimmickWon: number;
-  screamerPlayed: number;
-  screamerWon: number;
-  assassinPlayed: number;
-  assassinWon: number;
 }
 
 export const STAT_KEYS: (keyof Stats)[] = [
