@@ -159,36 +159,29 @@ export class GamesGateway {
   /** Fills an open seat with a bot: host while WAITING; during a game the partner rule of spec §5. */
   @SubscribeMessage('fill_seat_with_bot')
   fillSeat(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'fill_seat_with_bot', async (userId) => {
-      const p = obj(data);
-      this.checkRequester(p, userId);
-      const gameId = gameIdOf(p);
-      const rec = await this.games.record(gameId);
-      await this.games.inviteBot(gameId, userId, seatOf(p, true)!, rec.status !== 'WAITING');
-      return {};
-    });
+    return this.botCommand(c, 'fill_seat_with_bot', data, 'invite');
   }
 
   @SubscribeMessage('invite_bot')
   inviteBot(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'invite_bot', async (userId) => {
-      const p = obj(data);
-      this.checkRequester(p, userId);
-      const gameId = gameIdOf(p);
-      const rec = await this.games.record(gameId);
-      await this.games.inviteBot(gameId, userId, seatOf(p, true)!, rec.status !== 'WAITING');
-      return {};
-    });
+    return this.botCommand(c, 'invite_bot', data, 'invite');
   }
 
   @SubscribeMessage('remove_bot')
   removeBot(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'remove_bot', async (userId) => {
+    return this.botCommand(c, 'remove_bot', data, 'remove');
+  }
+
+  /** Bot seat commands: the requester must be the token's user; the table's state decides WAITING vs mid-game rules. */
+  private botCommand(c: Socket, event: string, data: unknown, op: 'invite' | 'remove') {
+    return this.run(c, event, async (userId) => {
       const p = obj(data);
       this.checkRequester(p, userId);
       const gameId = gameIdOf(p);
-      const rec = await this.games.record(gameId);
-      await this.games.removeBot(gameId, userId, seatOf(p, true)!, rec.status !== 'WAITING');
+      const midGame = (await this.games.record(gameId)).status !== 'WAITING';
+      const seat = seatOf(p, true)!;
+      if (op === 'invite') await this.games.inviteBot(gameId, userId, seat, midGame);
+      else await this.games.removeBot(gameId, userId, seat, midGame);
       return {};
     });
   }
