@@ -4,8 +4,8 @@
  * and that spectators and outsiders cannot drive a table. A refusal answers an `error` event (socket) or a
  * 4xx (HTTP) and changes nothing (the stored snapshot version stays the same).
  */
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, expectLedgerBalanced, SETTINGS, storedTable, useFastTimers, waitHumanTurn } from './helpers';
+import type { TestApp } from '../support/test-app';
+import { Client, gamesSuite, SETTINGS, storedTable, waitHumanTurn } from './helpers';
 
 type Transport = 'socket' | 'http';
 const TRANSPORTS: Transport[] = ['socket', 'http'];
@@ -23,28 +23,8 @@ type Who = 'host' | 'other' | 'spectator' | 'outsider';
 
 describe('games authorization matrix (integration)', () => {
   let t: TestApp;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
     // a long result dialog: the result timer never changes a table while a refusal is being checked
-    useFastTimers({ RESULT_MS: '600000' });
-    t = await createTestApp();
-  });
-
-  afterEach(async () => {
-    await expectLedgerBalanced((sql) => t.dataSource.query(sql));
-  });
-
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await t?.close();
-  });
-
-  async function client(): Promise<Client> {
-    const c = await Client.create(t.url);
-    clients.push(c);
-    return c;
-  }
+  const { client } = gamesSuite((app) => (t = app), { RESULT_MS: '600000' });
 
   /** host in seat 0, `other` in `otherSeat`, bots in `bots`, a spectator and an outsider; started when `start`. */
   async function table(otherSeat: number, bots: number[], start: boolean): Promise<Table> {

@@ -3,8 +3,8 @@
  * Real server + real database + real socket.io clients, short timers.
  */
 import { potFor } from '@spades/common';
-import { createTestApp, TestApp } from '../support/test-app';
-import { checkFairness, checkRedaction, Client, expectLedgerBalanced, moveCoins, seedsOf, SETTINGS, useFastTimers } from './helpers';
+import type { TestApp } from '../support/test-app';
+import { checkFairness, checkRedaction, gamesSuite, moveCoins, seedsOf, SETTINGS } from './helpers';
 
 const START = 5_000_000;
 const BUY_IN = 100_000;
@@ -26,27 +26,7 @@ async function escrowTotal(t: TestApp): Promise<number> {
 
 describe('games (integration)', () => {
   let t: TestApp;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
-    useFastTimers();
-    t = await createTestApp();
-  });
-
-  afterEach(async () => {
-    await expectLedgerBalanced((sql) => t.dataSource.query(sql));
-  });
-
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await t?.close();
-  });
-
-  async function client(): Promise<Client> {
-    const c = await Client.create(t.url);
-    clients.push(c);
-    return c;
-  }
+  const { client } = gamesSuite((app) => (t = app));
 
   it('four humans play a complete rated PARTNERS game; a spectator watches; coins, stats, fairness and redaction', async () => {
     const [a, b, c, d] = [await client(), await client(), await client(), await client()];

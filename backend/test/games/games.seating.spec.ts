@@ -4,33 +4,13 @@
  * seating, '{name} joined the game.' once per game, idempotent actions (bids, cards, chat) keyed by action
  * id AND payload, and "Not enough coins" only where coins can move.
  */
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, expectLedgerBalanced, joinedMessages, moveCoins, SETTINGS, storedTable, useFastTimers, waitHumanTurn } from './helpers';
+import type { TestApp } from '../support/test-app';
+import { Client, gamesSuite, joinedMessages, moveCoins, SETTINGS, storedTable, waitHumanTurn } from './helpers';
 
 describe('games seating, announcements and idempotency (integration)', () => {
   let t: TestApp;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
     // a long result dialog: Play Again is never raced by the result timer
-    useFastTimers({ RESULT_MS: '600000' });
-    t = await createTestApp();
-  });
-
-  afterEach(async () => {
-    await expectLedgerBalanced((sql) => t.dataSource.query(sql));
-  });
-
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await t?.close();
-  });
-
-  async function client(): Promise<Client> {
-    const c = await Client.create(t.url);
-    clients.push(c);
-    return c;
-  }
+  const { client } = gamesSuite((app) => (t = app), { RESULT_MS: '600000' });
 
   const name = (c: Client) => c.user.user.username;
 

@@ -5,34 +5,14 @@
  * A removed player of a rated game forfeits the buy-in.
  */
 import { apply, createGame, potFor } from '@spades/common';
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, expectLedgerBalanced, SETTINGS, useFastTimers } from './helpers';
+import type { TestApp } from '../support/test-app';
+import { Client, gamesSuite, SETTINGS } from './helpers';
 
 const BUY_IN = 100_000;
 
 describe('games timers (integration)', () => {
   let t: TestApp;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
-    useFastTimers({ TURN_TIMEOUT_MS: '250', SEAT_REPLACEMENT_MS: '600' });
-    t = await createTestApp();
-  });
-
-  afterEach(async () => {
-    await expectLedgerBalanced((sql) => t.dataSource.query(sql));
-  });
-
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await t?.close();
-  });
-
-  async function client(): Promise<Client> {
-    const c = await Client.create(t.url);
-    clients.push(c);
-    return c;
-  }
+  const { client } = gamesSuite((app) => (t = app), { TURN_TIMEOUT_MS: '250', SEAT_REPLACEMENT_MS: '600' });
 
   async function coins(c: Client): Promise<number> {
     const r = await c.http(t.url, 'GET', '/api/auth/profile');

@@ -4,26 +4,12 @@
  * socket received may hold a card its recipient may not see.
  */
 import fc from 'fast-check';
-import { createTestApp, TestApp } from '../support/test-app';
-import { checkFairness, checkRedaction, Client, expectLedgerBalanced, SETTINGS, useFastTimers } from './helpers';
+import type { TestApp } from '../support/test-app';
+import { checkFairness, checkRedaction, Client, gamesSuite, SETTINGS } from './helpers';
 
 describe('games redaction over random variants (real sockets)', () => {
   let t: TestApp;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
-    useFastTimers();
-    t = await createTestApp();
-  });
-
-  afterEach(async () => {
-    await expectLedgerBalanced((sql) => t.dataSource.query(sql));
-  });
-
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await t?.close();
-  });
+  const { track } = gamesSuite((app) => (t = app));
 
   it('every payload to players (incl. after reconnect) and spectators is redacted; deals verify', async () => {
     const variant = fc.record({
@@ -42,7 +28,7 @@ describe('games redaction over random variants (real sockets)', () => {
         const t0 = Date.now();
         const host = await Client.create(t.url);
         const spec = await Client.create(t.url);
-        clients.push(host, spec);
+        track(host, spec);
         const created = await host.http(t.url, 'POST', '/api/games', {
           ...SETTINGS,
           gameMode: v.gameMode,

@@ -5,7 +5,40 @@
  */
 import { Card, dealFromSeed, fromHex, seedCommitment } from '@spades/common';
 import { AccountRef, CoinsService } from '../../src/coins/coins.service';
-import { api, connectSocket, registerUser, RegisteredUser, TestApp, TestSocket } from '../support/test-app';
+import { api, connectSocket, createTestApp, registerUser, RegisteredUser, TestApp, TestSocket } from '../support/test-app';
+
+/**
+ * The life cycle every games integration suite shares: short timers (plus `timers`), one app, a balanced ledger
+ * after each test, every socket client closed at the end. `onApp` hands the app to the suite (which keeps its own
+ * `t`); `client()` connects a new registered player, `track()` closes clients created another way.
+ */
+export function gamesSuite(
+  onApp: (t: TestApp) => void,
+  timers: Record<string, string> = {},
+): { client(): Promise<Client>; track(...c: Client[]): void } {
+  let app: TestApp | undefined;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    useFastTimers(timers);
+    app = await createTestApp();
+    onApp(app);
+  });
+  afterEach(async () => {
+    await expectLedgerBalanced((sql) => app!.dataSource.query(sql));
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await app?.close();
+  });
+  return {
+    async client() {
+      const c = await Client.create(app!.url);
+      clients.push(c);
+      return c;
+    },
+    track: (...c) => void clients.push(...c),
+  };
+}
 
 /** Short timers for the integration suites (read by the games module when the app boots). */
 export function useFastTimers(over: Record<string, string> = {}): void {
