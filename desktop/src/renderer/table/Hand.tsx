@@ -2,8 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { cardEquals, type Card } from '@spades/common';
 import { CardBack, CardFace, cardLabel } from './CardFace';
 
-/** §4: one card every ~100 ms. */
-const DEAL_STEP_MS = 100;
+import { DEAL_STEP_MS } from './timing';
 
 /**
  * The player's own hand, fanned. Unplayable cards (common's legalCards) are greyed and not clickable.

@@ -20,17 +20,8 @@ import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog, type Gam
 import { normalizeHandSummary, normalizeTable, positionOf, seatColor, toPlayerView, trickOf, type HandScoreSummaryModel, type TableModel } from './model';
 import './table.css';
 
-export const SUMMARY_MS = 12_000;
-export const RESULT_MS = 30_000;
-export const TRICK_DISPLAY_MS = 2_000;
-export const BLIND_PROMPT_DELAY_MS = 1_000;
-export const START_WAIT_MS = 5_000;
-/** §4: cards are dealt one at a time, about 100 ms each; a 3 s fallback forces the deal to complete. */
-export const DEAL_STEP_MS = 100;
-export const DEAL_FALLBACK_MS = 3_000;
-/** §4/§9: if asking for the next hand fails, reconnect and retry after 1 s. */
-export const NEXT_HAND_RETRY_MS = 1_000;
-export const NEXT_HAND_ACK_TIMEOUT_MS = 5_000;
+export * from './timing';
+import { BLIND_PROMPT_DELAY_MS, DEAL_FALLBACK_MS, NEXT_HAND_ACK_TIMEOUT_MS, NEXT_HAND_RETRY_MS, RESULT_MS, START_WAIT_MS, SUMMARY_MS, TRICK_DISPLAY_MS } from './timing';
 
 /** One hand of one game: its number plus its deal commitment (hand numbers restart with every game). */
 export const handKey = (handNumber: number, commitment: string | null | undefined): string => `${handNumber}:${commitment ?? ''}`;
