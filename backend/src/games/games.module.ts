@@ -4,6 +4,9 @@ import { GamesController } from './games.controller';
 import { GAMES_CONFIG, loadGamesConfig } from './games.config';
 import { GamesGateway } from './games.gateway';
 import { GamesService } from './games.service';
+import { GamesSettlement } from './games.settlement';
+import { TableFanout } from './table.fanout';
+import { TableStore } from './table.store';
 import { ParticipantsService } from './participants.service';
 import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
 
@@ -19,6 +22,9 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
     GamesLedger,
+    TableStore,
+    TableFanout,
+    GamesSettlement,
     ParticipantsService,
     GamesService,
     GamesGateway,

@@ -93,6 +93,8 @@ export class GamesLedger {
 export abstract class GamesRealtime {
   abstract emitToUser(userId: string, event: string, payload: unknown): void;
   abstract emitToAll(event: string, payload: unknown): void;
+  /** To every socket in a room (e.g. the lobby watchers). */
+  abstract emitToRoom(room: string, event: string, payload: unknown): void;
 }
 
 /** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
@@ -108,5 +110,9 @@ export class RealtimeGamesEmitter extends GamesRealtime {
 
   emitToAll(event: string, payload: unknown): void {
     (this.rt.emitToLobby as (e: string, a: unknown[]) => void).call(this.rt, event, [payload]);
+  }
+
+  emitToRoom(room: string, event: string, payload: unknown): void {
+    (this.rt.emitToRoom as (r: string, e: string, p: unknown) => void).call(this.rt, room, event, payload);
   }
 }
