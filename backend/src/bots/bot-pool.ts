@@ -80,8 +80,8 @@ export interface BotDecideOptions {
 }
 
 /** Why a strong request was answered by the heuristic bot instead of the search. */
-export type BotFallbackReason = 'late' | 'crash' | 'timeout' | 'error' | 'illegal' | 'closed' | 'degraded';
-const FALLBACK_REASONS: readonly BotFallbackReason[] = ['late', 'crash', 'timeout', 'error', 'illegal', 'closed', 'degraded'];
+export type BotFallbackReason = 'busy' | 'late' | 'crash' | 'timeout' | 'error' | 'illegal' | 'closed' | 'degraded';
+const FALLBACK_REASONS: readonly BotFallbackReason[] = ['busy', 'late', 'crash', 'timeout', 'error', 'illegal', 'closed', 'degraded'];
 
 /** One answered decision (see `onDecision`). */
 export interface BotDecisionEvent {
@@ -344,7 +344,7 @@ export class BotPool {
         job.onAbort = () => this.abort(job);
         opts.signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      this.enqueue(job);
+      if (!this.enqueue(job, requested)) return this.fallback(job, 'busy');
       this.pump();
     });
   }
@@ -436,8 +436,12 @@ export class BotPool {
     return canStartInTime(job.deadline, now, this.floorMs, this.overheadMs, this.marginMs);
   }
 
-  /** Inserts by deadline (after the requests with the same deadline). */
-  private enqueue(job: Job): void {
+  /**
+   * Inserts by deadline (after the requests with the same deadline) if the request can get the floor box before
+   * its deadline behind the requests ahead of it; false (not queued) otherwise: it is answered at once by the
+   * heuristic rather than at its deadline, where a busy event loop could make the answer late.
+   */
+  private enqueue(job: Job, now: number): boolean {
     let lo = 0;
     let hi = this.queue.length;
     while (lo < hi) {
@@ -445,7 +449,22 @@ export class BotPool {
       if (this.queue[mid].deadline <= job.deadline) lo = mid + 1;
       else hi = mid;
     }
+    const round = this.floorMs + this.overheadMs;
+    const start = this.firstFree(now) + Math.floor(lo / this.readyWorkers()) * round;
+    if (start + round + this.marginMs > job.deadline) return false;
     this.queue.splice(lo, 0, job);
+    return true;
+  }
+
+  /** When a worker is free next: now if one is idle (or none is ready yet), else the earliest expected answer. */
+  private firstFree(now: number): number {
+    let at = Infinity;
+    for (const s of this.slots) {
+      if (!s.ready) continue;
+      if (!s.job) return now;
+      at = Math.min(at, (s.job.sentAt as number) + (s.job.boxMs as number) + this.overheadMs);
+    }
+    return at === Infinity ? now : Math.max(now, at);
   }
 
   /** Gives free workers the most urgent requests; answers those that can no longer start in time. */
