@@ -12,7 +12,19 @@
  * `waitMaxMs`): the table delays the bot caused; `timerLagP99Ms`: how late the delay timers themselves fired (the
  * event loop's own lag, on a busy machine).
  */
-import { apply, createGame, DEFAULT_SETTINGS, GameState, heuristicBot, mulberry32, PlayerView, randomSeed, Seat, strongNeedsSearch, viewFor } from '@spades/common';
+import {
+  apply,
+  createGame,
+  DEFAULT_SETTINGS,
+  GameState,
+  heuristicBot,
+  mulberry32,
+  PlayerView,
+  randomSeed,
+  Seat,
+  strongNeedsSearch,
+  viewFor,
+} from '@spades/common';
 import { Logger } from '@nestjs/common';
 import { BotPool } from '../src/bots/bot-pool';
 
@@ -52,7 +64,11 @@ async function main(): Promise<void> {
   const delayMin = arg('delay-min', 1000);
   const delayMax = arg('delay-max', 1500);
   const workersArg = arg('workers', 0);
-  const pool = new BotPool({ size: workersArg > 0 ? workersArg : undefined, floorMs: arg('floor', 3), strongMs: arg('max', 40) });
+  const pool = new BotPool({
+    size: workersArg > 0 ? workersArg : undefined,
+    floorMs: arg('floor', 3),
+    strongMs: arg('max', 40),
+  });
   const boxes: number[] = [];
   pool.onDecision((e) => {
     if (e.outcome === 'worker' && e.timeboxMs !== null) boxes.push(e.timeboxMs);

@@ -39,7 +39,12 @@ describe('chooseTimebox (the budget’s control law)', () => {
         fc.integer({ min: 20, max: 3000 }),
         (dues, workers, firstDue) => {
           const deadlines = [...dues].sort((a, b) => a - b).map((d) => base.now + Math.max(d, firstDue));
-          const input = { ...base, workers, deadline: base.now + firstDue, queue: deadlines.map((deadline) => ({ deadline })) };
+          const input = {
+            ...base,
+            workers,
+            deadline: base.now + firstDue,
+            queue: deadlines.map((deadline) => ({ deadline })),
+          };
           const t = chooseTimebox(input);
           expect(t).toBeGreaterThanOrEqual(base.floorMs);
           expect(t).toBeLessThanOrEqual(base.maxMs);

@@ -53,7 +53,13 @@ export function chooseTimebox(i: TimeboxInput): number {
 }
 
 /** Whether a request with this deadline can still get the floor box if it starts now. */
-export function canStartInTime(deadline: number, now: number, floorMs: number, overheadMs: number, marginMs: number): boolean {
+export function canStartInTime(
+  deadline: number,
+  now: number,
+  floorMs: number,
+  overheadMs: number,
+  marginMs: number,
+): boolean {
   return now + floorMs + overheadMs + marginMs <= deadline;
 }
 
@@ -122,6 +128,11 @@ export class MsHistogram {
   }
 
   snapshot(): HistogramSnapshot {
-    return { buckets: [...this.buckets], counts: [...this.counts], sum: Math.round(this.sum * 100) / 100, count: this.count };
+    return {
+      buckets: [...this.buckets],
+      counts: [...this.counts],
+      sum: Math.round(this.sum * 100) / 100,
+      count: this.count,
+    };
   }
 }

@@ -321,7 +321,7 @@ export class BotPool {
       return Promise.resolve(null);
     }
     const requested = this.now();
-    const deadline = opts.deadline ?? requested + 2 * this.strongMs + 10;
+    const deadline = opts.deadline !== undefined && Number.isFinite(opts.deadline) ? opts.deadline : requested + 2 * this.strongMs + 10;
     if (level !== 'strong') {
       const bot = getBot(level);
       const action = bot ? bot.act(view, mulberry32(seed >>> 0)) : null;

@@ -1,4 +1,15 @@
-import { apply, createGame, DEFAULT_SETTINGS, GameState, heuristicBot, mulberry32, randomSeed, Seat, strongNeedsSearch, viewFor } from '@spades/common';
+import {
+  apply,
+  createGame,
+  DEFAULT_SETTINGS,
+  GameState,
+  heuristicBot,
+  mulberry32,
+  randomSeed,
+  Seat,
+  strongNeedsSearch,
+  viewFor,
+} from '@spades/common';
 import { BotPool, isLegalBotAction } from './bot-pool';
 import { BotPrefetch } from './bot-prefetch';
 
