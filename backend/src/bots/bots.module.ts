@@ -1,4 +1,5 @@
 import { Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { BotMetrics } from './bot-metrics';
 import { BotPool, botPoolOptionsFromEnv } from './bot-pool';
 
 @Injectable()
@@ -18,7 +19,7 @@ export class BotPoolShutdown implements OnApplicationShutdown {
  */
 @Global()
 @Module({
-  providers: [{ provide: BotPool, useFactory: () => new BotPool(botPoolOptionsFromEnv()) }, BotPoolShutdown],
+  providers: [{ provide: BotPool, useFactory: () => new BotPool(botPoolOptionsFromEnv()) }, BotPoolShutdown, BotMetrics],
   exports: [BotPool],
 })
 export class BotsModule {}

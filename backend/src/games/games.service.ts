@@ -67,12 +67,6 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
         for (const a of this.tables.all()) if (a.rec.status !== 'WAITING' && a.rec.status !== 'CLOSED') n++;
         return n;
       });
-      if (bots) {
-        metrics.gauge('spades_bot_queue_depth', 'Bot decisions waiting for a worker', () => bots.stats().queued);
-        metrics.gauge('spades_bot_workers', 'Bot worker threads', () => bots.stats().workers);
-        metrics.gauge('spades_bot_decisions_completed', 'Strong-bot decisions answered by the workers since start', () => bots.stats().completed);
-        metrics.gauge('spades_bot_fallbacks', 'Bot decisions answered by the inline fallback since start', () => bots.stats().fallbacks);
-      }
     }
   }
 
@@ -346,7 +340,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   private drop(actor: TableActor): void {
     this.timers.cancel(actor);
-    actor.botPlan = null;
+    this.timers.dropPlan(actor);
     this.tables.remove(actor);
   }
 
