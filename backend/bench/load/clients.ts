@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { io, Socket } from 'socket.io-client';
 import { Card, computeLegalBids, computeLegalCards, GameSettings } from '@spades/common';
-import { SeatScheduler } from './stats';
+import { chooseBid, SeatScheduler, ViewKey, viewKeyOf } from './stats';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- raw wire payloads
 
@@ -192,14 +192,6 @@ interface Pending {
   acked: boolean;
   updated: boolean;
   window: boolean;
-}
-
-interface ViewKey {
-  handNumber: number;
-  hand: string[];
-  bids: (number | null)[];
-  trick: string[];
-  turn: number | null;
 }
 
 /** One socket at a table: a human seat (plays) or a spectator (watches). */
@@ -447,12 +439,7 @@ class Member {
     if (this.table.closed) return true;
     if (this.status !== 'BIDDING' && this.status !== 'PLAYING') return false;
     if (this.trickPending || (this.pending && !this.pending.acked)) return false;
-    return this.turn !== null && !this.table.bots[this.turn] && this.turn === this.turnOwnerSeat();
-  }
-
-  /** A player's own turn, or (spectators) any human turn. */
-  private turnOwnerSeat(): number | null {
-    return this.isPlayer ? this.mySeat : this.turn;
+    return this.turn !== null && !this.table.bots[this.turn];
   }
 
   snapshot(): ViewKey {
@@ -466,34 +453,13 @@ class Member {
   }
 
   private checkRecovered(v: Any): void {
-    const b = this.before!;
-    const hand: string[] = this.mySeat !== null ? (v.hands?.[this.mySeat] ?? []).map(code).sort() : [];
-    const after: ViewKey = {
-      handNumber: v.handNumber,
-      hand,
-      bids: v.bidding?.bids ?? [],
-      trick: (v.play?.trickPending ? [] : (v.play?.currentTrick ?? [])).map((c: Any) => `${c.playerIndex}:${code(c)}`),
-      turn: v.currentPlayerIndex ?? null,
-    };
-    const a = JSON.stringify(after);
-    const e = JSON.stringify(b);
+    const a = JSON.stringify(viewKeyOf(v as Parameters<typeof viewKeyOf>[0], this.mySeat));
+    const e = JSON.stringify(this.before);
     if (a === e) {
       this.recoveredAt = performance.now();
       this.mismatch = null;
     } else this.mismatch = `expected ${e} got ${a}`;
   }
-}
-
-/** The legal bid closest to a quick count of likely tricks (aces, kings, long spades); never nil unless forced. */
-export function chooseBid(hand: readonly Card[], legal: readonly number[]): number {
-  let est = 0;
-  for (const c of hand) if (c.rank === 14 || (c.rank === 13 && c.suit !== 'S') || (c.suit === 'S' && c.rank >= 11)) est++;
-  est = Math.max(1, est);
-  const nonNil = legal.filter((b) => b > 0);
-  const pool = nonNil.length ? nonNil : legal;
-  let best = pool[0];
-  for (const b of pool) if (Math.abs(b - est) < Math.abs(best - est)) best = b;
-  return best;
 }
 
 // ------------------------------------------------------------------ setup
@@ -505,7 +471,7 @@ let stopping = false;
 
 async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   const t0 = performance.now();
-  const interval = SeatScheduler.intervalFor(c.rate, c.totalTables);
+  const interval = SeatScheduler.intervalFor(c.rate, c.totalTables, c.humans);
   const perTable = c.humans + c.spectators;
   // 1. users (argon2 on the server: keep a few registrations in flight)
   const names: string[] = [];
@@ -521,10 +487,11 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   const byTable: Member[][] = [];
   c.tables.forEach((_ti, j) => {
     const list: Member[] = [];
+    // one schedule per table, shared by its human seats
+    const sched = new SeatScheduler(interval, Math.random() * interval);
     for (let k = 0; k < perTable; k++) {
       const human = k < c.humans;
-      const sched = human ? new SeatScheduler(interval, Math.random() * interval) : null;
-      list.push(new Member(tables[j], users[j * perTable + k], human ? k : null, k === 0, sched));
+      list.push(new Member(tables[j], users[j * perTable + k], human ? k : null, k === 0, human ? sched : null));
     }
     byTable.push(list);
     members.push(...list);

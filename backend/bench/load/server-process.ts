@@ -40,8 +40,11 @@ export function freePort(): Promise<number> {
 }
 
 async function dropSchema(schema: string): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- pg is a backend dependency
-  const { Client } = require('pg') as typeof import('pg');
+  // pg is a backend dependency (without bundled types): the three calls used here
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('pg') as {
+    Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> };
+  };
   const c = new Client({ connectionString: BENCH_DATABASE_URL });
   await c.connect();
   try {
