@@ -14,7 +14,17 @@ import { chooseBid, SeatScheduler, ViewKey, viewKeyOf } from './stats';
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- raw wire payloads
 
 export type Command =
-  | { cmd: 'setup'; url: string; tables: number[]; humans: 1 | 4; spectators: number; rate: number; totalTables: number; batch: number; runId: string }
+  | {
+      cmd: 'setup';
+      url: string;
+      tables: number[];
+      humans: 1 | 4;
+      spectators: number;
+      rate: number;
+      totalTables: number;
+      batch: number;
+      runId: string;
+    }
   | { cmd: 'mark' }
   | { cmd: 'collect' }
   | { cmd: 'storm-prepare'; timeoutMs: number }
@@ -88,6 +98,17 @@ async function register(url: string, username: string): Promise<User> {
   }
 }
 
+async function api(url: string, user: User, method: string, path: string, body: unknown): Promise<Any> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as Any;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${json.message ?? ''}`);
+  return json;
+}
+
 function connect(url: string, auth: Record<string, unknown>, reconnection: boolean): Promise<Socket> {
   const socket = io(url, {
     auth,
@@ -122,7 +143,11 @@ function connectEcho(url: string, room: string): Promise<Socket> {
 
 function emitAck(socket: Socket, event: string, payload: unknown, timeoutMs = 60000): Promise<Any> {
   return new Promise((resolve) => {
-    socket.timeout(timeoutMs).emit(event, payload, (err: Error | null, ack: Any) => resolve(err ? { ok: false, message: `${event}: no ack` } : ack));
+    socket
+      .timeout(timeoutMs)
+      .emit(event, payload, (err: Error | null, ack: Any) =>
+        resolve(err ? { ok: false, message: `${event}: no ack` } : ack),
+      );
   });
 }
 
@@ -375,7 +400,12 @@ class Member {
   }
 
   private myTurn(): boolean {
-    return this.isPlayer && this.mySeat !== null && this.turn === this.mySeat && (this.status === 'BIDDING' || this.status === 'PLAYING');
+    return (
+      this.isPlayer &&
+      this.mySeat !== null &&
+      this.turn === this.mySeat &&
+      (this.status === 'BIDDING' || this.status === 'PLAYING')
+    );
   }
 
   maybeAct(): void {
@@ -384,11 +414,14 @@ class Member {
     if (key === this.lastKey) return;
     const now = performance.now();
     const at = this.scheduler!.next(now);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (paused || !this.myTurn() || this.turnKey() !== key) return this.maybeAct();
-      this.act(key);
-    }, Math.max(0, at - now));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (paused || !this.myTurn() || this.turnKey() !== key) return this.maybeAct();
+        this.act(key);
+      },
+      Math.max(0, at - now),
+    );
   }
 
   private act(key: string): void {
@@ -404,13 +437,24 @@ class Member {
       const legal = computeLegalBids(this.settings, seat as 0, this.hand, this.bids, true).bids;
       if (!legal.length) return;
       const bid = chooseBid(this.hand, legal);
-      this.send('make_bid', { gameId, bid, actionId }, { kind: 'bid', t0: 0, acked: false, updated: false, window: measuring });
+      this.send(
+        'make_bid',
+        { gameId, bid, actionId },
+        { kind: 'bid', t0: 0, acked: false, updated: false, window: measuring },
+      );
     } else {
-      const trick = this.trick.length >= 4 ? [] : this.trick.map((c) => ({ seat: c.playerIndex as 0, card: { suit: c.suit, rank: c.rank } as Card }));
+      const trick =
+        this.trick.length >= 4
+          ? []
+          : this.trick.map((c) => ({ seat: c.playerIndex as 0, card: { suit: c.suit, rank: c.rank } as Card }));
       const legal = computeLegalCards(this.settings, this.hand, trick, this.spadesBroken);
       if (!legal.length) return;
       const card = legal[Math.floor(Math.random() * legal.length)];
-      this.send('play_card', { gameId, card, actionId }, { kind: 'card', t0: 0, card: code(card), acked: false, updated: false, window: measuring });
+      this.send(
+        'play_card',
+        { gameId, card, actionId },
+        { kind: 'card', t0: 0, card: code(card), acked: false, updated: false, window: measuring },
+      );
     }
   }
 
@@ -475,13 +519,13 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   const perTable = c.humans + c.spectators;
   // 1. users (argon2 on the server: keep a few registrations in flight)
   const names: string[] = [];
-  for (const ti of c.tables) for (let k = 0; k < perTable; k++) names.push(`lb${c.runId}${ti.toString(36)}x${k}`.slice(0, 20));
+  for (const ti of c.tables)
+    for (let k = 0; k < perTable; k++) names.push(`lb${c.runId}${ti.toString(36)}x${k}`.slice(0, 20));
   const users: User[] = new Array(names.length);
   await pool(names, 8, async (name, i) => {
     users[i] = await register(c.url, name);
   });
   const tRegistered = performance.now();
-  // 2. sockets
   tables = c.tables.map((i) => new Table(i));
   members = [];
   const byTable: Member[][] = [];
@@ -496,39 +540,36 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
     byTable.push(list);
     members.push(...list);
   });
+  // 2. tables over HTTP, in parallel batches, BEFORE any socket connects: a server that broadcasts every lobby change
+  // to every socket would otherwise bury the setup under its own lobby traffic (a seated human gets its exact view
+  // from join_game below, like any client that connects to a running table)
+  await pool(byTable, c.batch, async (list) => {
+    const host = list[0];
+    const created = await api(c.url, host.user, 'POST', '/api/games', BENCH_SETTINGS);
+    const gameId = created.id as string;
+    host.table.gameId = gameId;
+    for (let s = 1; s < 4; s++) {
+      if (s < c.humans) await api(c.url, list[s].user, 'POST', `/api/games/${gameId}/join`, { seat: s });
+      else await api(c.url, host.user, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+    }
+    for (const spec of list.slice(c.humans)) await api(c.url, spec.user, 'POST', `/api/games/${gameId}/spectate`, {});
+    await api(c.url, host.user, 'POST', `/api/games/${gameId}/start`, {});
+  });
+  const tCreated = performance.now();
+  // 3. sockets: connect, then join_game (players) / join_game_as_spectator: the exact view, and play from there
   await pool(members, 50, async (m) => {
     const s = await connect(c.url, { token: m.user.token }, true);
     m.attach(s);
+    const event = m.isPlayer ? 'join_game' : 'join_game_as_spectator';
+    const ack = await emitAck(s, event, { gameId: m.table.gameId });
+    if (!ack.ok) throw new Error(`${event}: ${ack.message}`);
   });
   const tConnected = performance.now();
-  // 3. tables, in parallel batches
-  await pool(byTable, c.batch, async (list) => {
-    const host = list[0];
-    const created = await emitAck(host.socket, 'create_game', { settings: BENCH_SETTINGS });
-    if (!created.ok) throw new Error(`create_game: ${created.message}`);
-    host.table.gameId = created.gameId;
-    for (let s = 1; s < 4; s++) {
-      if (s < c.humans) {
-        const j = await emitAck(list[s].socket, 'join_game', { gameId: created.gameId, seat: s });
-        if (!j.ok) throw new Error(`join_game: ${j.message}`);
-      } else {
-        const b = await emitAck(host.socket, 'invite_bot', { gameId: created.gameId, seatIndex: s });
-        if (!b.ok) throw new Error(`invite_bot: ${b.message}`);
-      }
-    }
-    for (const spec of list.slice(c.humans)) {
-      const w = await emitAck(spec.socket, 'join_game_as_spectator', { gameId: created.gameId });
-      if (!w.ok) throw new Error(`join_game_as_spectator: ${w.message}`);
-    }
-    const st = await emitAck(host.socket, 'start_game', { gameId: created.gameId });
-    if (!st.ok) throw new Error(`start_game: ${st.message}`);
-  });
-  const tCreated = performance.now();
   send({
     cmd: 'ready',
     registerMs: Math.round(tRegistered - t0),
-    connectMs: Math.round(tConnected - tRegistered),
-    createMs: Math.round(tCreated - tConnected),
+    createMs: Math.round(tCreated - tRegistered),
+    connectMs: Math.round(tConnected - tCreated),
   });
 }
 
@@ -590,7 +631,12 @@ async function storm(timeoutMs: number): Promise<void> {
     m.lastKey = '';
     m.maybeAct();
   }
-  send({ cmd: 'storm-done', recoveryMs: missing.length ? null : last, recovered: watched.length - missing.length, sockets: watched.length });
+  send({
+    cmd: 'storm-done',
+    recoveryMs: missing.length ? null : last,
+    recovered: watched.length - missing.length,
+    sockets: watched.length,
+  });
 }
 
 // ------------------------------------------------------------------ echo baseline

@@ -26,8 +26,19 @@ io.on('connection', (socket) => {
       trickNumber: 3,
       spadesBroken: false,
     });
-    to.emit('bidding_update', { gameId, currentBidderIndex: 1, currentPlayer: 'user-0000-0000', bids: [3, null, null, null], blind: [false, false, false, false] });
-    to.emit('trick_complete', { gameId, trick: { winnerIndex: 1, leaderIndex: 0, cards: [] }, trickNumber: 3, tricks: [1, 1, 0, 1] });
+    to.emit('bidding_update', {
+      gameId,
+      currentBidderIndex: 1,
+      currentPlayer: 'user-0000-0000',
+      bids: [3, null, null, null],
+      blind: [false, false, false, false],
+    });
+    to.emit('trick_complete', {
+      gameId,
+      trick: { winnerIndex: 1, leaderIndex: 0, cards: [] },
+      trickNumber: 3,
+      tricks: [1, 1, 0, 1],
+    });
     to.emit('echo', { gameId, n: payload?.n ?? 0 });
   });
 });

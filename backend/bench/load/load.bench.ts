@@ -37,7 +37,11 @@ class ClientProc {
   private waiters: { cmd: string; resolve: (m: any) => void; reject: (e: Error) => void }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
 
   constructor(readonly index: number) {
-    this.child = fork(join(__dirname, 'clients.ts'), [], { execArgv: ['--import', 'tsx'], cwd: BACKEND_DIR, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(join(__dirname, 'clients.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      cwd: BACKEND_DIR,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.child.on('message', (m: { cmd: string; message?: string }) => {
       if (m.cmd === 'failed') {
         const w = this.waiters.shift();
@@ -67,15 +71,23 @@ class ClientProc {
 function ensureBuilt(opts: LoadOptions): void {
   if (existsSync(MAIN_JS) && existsSync(join(ROOT, 'common/dist/index.js'))) return;
   log('backend/dist or common/dist is missing: building common and backend (nx)…', opts);
-  execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['nx', 'run-many', '-t', 'build', '--projects=common,backend'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NX_DAEMON: 'false' },
-  });
+  execFileSync(
+    process.platform === 'win32' ? 'npx.cmd' : 'npx',
+    ['nx', 'run-many', '-t', 'build', '--projects=common,backend'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NX_DAEMON: 'false' },
+    },
+  );
 }
 
 function startEcho(): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(join(__dirname, 'echo-server.ts'), [], { execArgv: ['--import', 'tsx'], cwd: BACKEND_DIR, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, 'echo-server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    cwd: BACKEND_DIR,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   return new Promise((ok, fail) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -122,16 +134,21 @@ async function main(): Promise<void> {
   let server: ServerHandle | null = null;
   const procs: ClientProc[] = [];
   let echoChild: ChildProcess | null = null;
+  let failed = true;
   const cleanup = async () => {
     for (const p of procs) p.kill();
     echoChild?.kill('SIGTERM');
-    await server?.stop();
+    if (server && failed) console.error(`bench:load: the server's log is kept in ${server.logFile}`);
+    await server?.stop(failed);
   };
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
   try {
     server = await startServer({ db: opts.db, bots: opts.bots });
     const sampler = new ServerSampler(server.pid, server.url);
-    log(`server pid ${server.pid} on ${server.url}, RSS after boot ${sampler.currentRssMB()?.toFixed(0)} MB (log ${server.logFile})`, opts);
+    log(
+      `server pid ${server.pid} on ${server.url}, RSS after boot ${sampler.currentRssMB()?.toFixed(0)} MB (log ${server.logFile})`,
+      opts,
+    );
 
     // ---- setup: users, sockets, tables (each client process in parallel, tables in batches)
     const runId = randomBytes(3).toString('hex').slice(0, 4);
@@ -157,7 +174,7 @@ async function main(): Promise<void> {
     );
     const slowest = (k: 'registerMs' | 'connectMs' | 'createMs') => Math.max(...ready.map((r) => r[k]));
     log(
-      `setup ${((Date.now() - tSetup) / 1000).toFixed(1)} s: register ${slowest('registerMs')} ms, connect ${slowest('connectMs')} ms, create+start ${slowest('createMs')} ms; RSS ${sampler.currentRssMB()?.toFixed(0)} MB`,
+      `setup ${((Date.now() - tSetup) / 1000).toFixed(1)} s: register ${slowest('registerMs')} ms, create+start (HTTP) ${slowest('createMs')} ms, connect + join_game ${slowest('connectMs')} ms; RSS ${sampler.currentRssMB()?.toFixed(0)} MB`,
       opts,
     );
     await sleep(opts.warmupSeconds * 1000);
@@ -185,21 +202,43 @@ async function main(): Promise<void> {
     let stormErrors = 0;
     if (opts.storm) {
       log('storm: pausing every table on a human turn…', opts);
-      const prepared = await Promise.all(procs.map((p) => p.request<{ ok: boolean; notQuiet?: number; sockets?: number }>({ cmd: 'storm-prepare', timeoutMs: 90000 }, 'storm-ready')));
+      const prepared = await Promise.all(
+        procs.map((p) =>
+          p.request<{ ok: boolean; notQuiet?: number; sockets?: number }>(
+            { cmd: 'storm-prepare', timeoutMs: 90000 },
+            'storm-ready',
+          ),
+        ),
+      );
       if (prepared.every((r) => r.ok)) {
         log(`storm: dropping ${sockets} sockets at once`, opts);
         const done = await Promise.all(
-          procs.map((p) => p.request<{ recoveryMs: number | null; recovered: number; sockets: number }>({ cmd: 'storm', timeoutMs: 120000 }, 'storm-done')),
+          procs.map((p) =>
+            p.request<{ recoveryMs: number | null; recovered: number; sockets: number }>(
+              { cmd: 'storm', timeoutMs: 120000 },
+              'storm-done',
+            ),
+          ),
         );
-        stormRecoveryMs = done.some((d) => d.recoveryMs === null) ? null : Math.max(...done.map((d) => d.recoveryMs as number));
-        log(`storm: ${done.reduce((a, d) => a + d.recovered, 0)}/${done.reduce((a, d) => a + d.sockets, 0)} clients back with their exact view; slowest ${stormRecoveryMs ?? 'never'} ms`, opts);
+        stormRecoveryMs = done.some((d) => d.recoveryMs === null)
+          ? null
+          : Math.max(...done.map((d) => d.recoveryMs as number));
+        log(
+          `storm: ${done.reduce((a, d) => a + d.recovered, 0)}/${done.reduce((a, d) => a + d.sockets, 0)} clients back with their exact view; slowest ${stormRecoveryMs ?? 'never'} ms`,
+          opts,
+        );
       } else {
         stormRecoveryMs = null;
         stormErrors++;
-        log(`storm: tables never all waited for a human (${prepared.reduce((a, r) => a + (r.notQuiet ?? 0), 0)} sockets not quiet)`, opts);
+        log(
+          `storm: tables never all waited for a human (${prepared.reduce((a, r) => a + (r.notQuiet ?? 0), 0)} sockets not quiet)`,
+          opts,
+        );
       }
     }
-    const lateErrors = opts.storm ? await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected'))) : collected;
+    const lateErrors = opts.storm
+      ? await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected')))
+      : collected;
     const errors = lateErrors.reduce((a, c) => a + c.errors, 0) + stormErrors;
     const samples = [...new Set(lateErrors.flatMap((c) => c.errorSamples))];
     for (const s of samples.slice(0, 10)) log(`error: ${s}`, opts);
@@ -212,13 +251,24 @@ async function main(): Promise<void> {
     const rate = actions / windowSeconds || opts.rate || 1;
     const echo = await startEcho();
     echoChild = echo.child;
-    log(`baseline: echo server at ${rate.toFixed(1)} actions/s over ${sockets} sockets for ${opts.baselineSeconds} s`, opts);
+    log(
+      `baseline: echo server at ${rate.toFixed(1)} actions/s over ${sockets} sockets for ${opts.baselineSeconds} s`,
+      opts,
+    );
     let offset = 0;
     const echoed = await Promise.all(
       procs.map((p, i) => {
         const n = parts[i].length * (opts.humans + opts.spectators);
         const share = n / sockets;
-        const cmd: Command = { cmd: 'echo', url: echo.url, sockets: n, tableOffset: offset, humans: opts.humans + opts.spectators, rate: rate * share, seconds: opts.baselineSeconds };
+        const cmd: Command = {
+          cmd: 'echo',
+          url: echo.url,
+          sockets: n,
+          tableOffset: offset,
+          humans: opts.humans + opts.spectators,
+          rate: rate * share,
+          seconds: opts.baselineSeconds,
+        };
         offset += parts[i].length;
         return p.request<{ ackMs: number[]; errors: number }>(cmd, 'echo-done');
       }),
@@ -245,6 +295,7 @@ async function main(): Promise<void> {
       ...(opts.storm ? { stormRecoveryMs: stormRecoveryMs ?? null } : {}),
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
+    failed = false;
   } finally {
     await cleanup();
   }

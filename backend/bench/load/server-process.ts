@@ -43,7 +43,11 @@ async function dropSchema(schema: string): Promise<void> {
   // pg is a backend dependency (without bundled types): the three calls used here
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Client } = require('pg') as {
-    Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> };
+    Client: new (o: { connectionString: string }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
   };
   const c = new Client({ connectionString: BENCH_DATABASE_URL });
   await c.connect();
@@ -58,7 +62,8 @@ export interface ServerHandle {
   url: string;
   pid: number;
   logFile: string;
-  stop(): Promise<void>;
+  /** Stops the server and removes its data; `keepLog` keeps the log file (failed runs). */
+  stop(keepLog?: boolean): Promise<void>;
 }
 
 export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promise<ServerHandle> {
@@ -76,9 +81,13 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promi
     env.DATABASE_SCHEMA = schema;
   }
   if (opts.bots) env.BOT_LEVEL = opts.bots;
-  const logFile = join(dataDir, 'server.log');
+  const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
   const log = createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, [MAIN_JS], { cwd: BACKEND_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [MAIN_JS], {
+    cwd: BACKEND_DIR,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   let exited: number | null = null;
@@ -86,7 +95,8 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promi
   const url = `http://127.0.0.1:${port}`;
   const t0 = Date.now();
   for (;;) {
-    if (exited !== null) throw new Error(`the server exited (${exited}) while starting; log: ${logFile}\n${tail(logFile)}`);
+    if (exited !== null)
+      throw new Error(`the server exited (${exited}) while starting; log: ${logFile}\n${tail(logFile)}`);
     try {
       const r = await fetch(`${url}/health`);
       if (r.status < 500) break;
@@ -100,7 +110,7 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promi
     url,
     pid: child.pid!,
     logFile,
-    async stop() {
+    async stop(keepLog = false) {
       if (exited === null) {
         child.kill('SIGTERM');
         const done = await Promise.race([
@@ -112,6 +122,7 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promi
       log.end();
       if (schema) await dropSchema(schema).catch(() => undefined);
       if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepLog && !process.env.BENCH_KEEP_DATA) rmSync(logFile, { force: true });
     },
   };
 }
@@ -205,10 +216,15 @@ export class ServerSampler {
     const end = await this.scrape();
     const cpu =
       this.cpuStart && this.cpuEnd && this.cpuEnd.at > this.cpuStart.at
-        ? ((this.cpuEnd.ticks - this.cpuStart.ticks) / TICKS_PER_SECOND / ((this.cpuEnd.at - this.cpuStart.at) / 1000)) * 100
+        ? ((this.cpuEnd.ticks - this.cpuStart.ticks) /
+            TICKS_PER_SECOND /
+            ((this.cpuEnd.at - this.cpuStart.at) / 1000)) *
+          100
         : null;
     // event loop: prom-client's p99 gauge covers the time since the previous scrape; average the window's samples
-    const lags = [...this.metrics, ...(end ? [end] : [])].map((m) => m.eventLoopP99Seconds).filter((x): x is number => x !== null);
+    const lags = [...this.metrics, ...(end ? [end] : [])]
+      .map((m) => m.eventLoopP99Seconds)
+      .filter((x): x is number => x !== null);
     const eventLoopP99Ms = lags.length ? (lags.reduce((a, b) => a + b, 0) / lags.length) * 1000 : null;
     let botDecisionsPerSecond: number | null = null;
     let botMsP50: number | null = null;
@@ -217,7 +233,9 @@ export class ServerSampler {
       botDecisionsPerSecond = (end.botDecisions - s.botDecisions) / ((end.at - s.at) / 1000);
     }
     if (end) {
-      botMsP50 = end.botMsBuckets.length ? histogramQuantile(s?.botMsBuckets ?? [], end.botMsBuckets, 0.5) : end.botMsSummaryP50;
+      botMsP50 = end.botMsBuckets.length
+        ? histogramQuantile(s?.botMsBuckets ?? [], end.botMsBuckets, 0.5)
+        : end.botMsSummaryP50;
     }
     return {
       serverRssMB: this.rssMB.length ? Math.max(...this.rssMB) : null,

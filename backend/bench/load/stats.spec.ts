@@ -67,12 +67,42 @@ describe('SeatScheduler', () => {
 describe('parseArgs', () => {
   it('defaults: 20 tables, one human, the goal ratio of 0.5 actions/s per table, server defaults', () => {
     const o = parseArgs([]);
-    expect(o).toMatchObject({ tables: 20, humans: 1, rate: 10, seconds: 30, db: undefined, bots: undefined, storm: false, clients: 1 });
+    expect(o).toMatchObject({
+      tables: 20,
+      humans: 1,
+      rate: 10,
+      seconds: 30,
+      db: undefined,
+      bots: undefined,
+      storm: false,
+      clients: 1,
+    });
   });
 
   it('reads every option (space or = form)', () => {
-    const o = parseArgs(['--tables', '1000', '--humans=4', '--rate', '250', '--seconds', '60', '--db', 'postgres', '--bots', 'heuristic', '--storm']);
-    expect(o).toMatchObject({ tables: 1000, humans: 4, rate: 250, seconds: 60, db: 'postgres', bots: 'heuristic', storm: true });
+    const o = parseArgs([
+      '--tables',
+      '1000',
+      '--humans=4',
+      '--rate',
+      '250',
+      '--seconds',
+      '60',
+      '--db',
+      'postgres',
+      '--bots',
+      'heuristic',
+      '--storm',
+    ]);
+    expect(o).toMatchObject({
+      tables: 1000,
+      humans: 4,
+      rate: 250,
+      seconds: 60,
+      db: 'postgres',
+      bots: 'heuristic',
+      storm: true,
+    });
     expect(o.clients).toBe(3); // 4,000 sockets: several client processes
   });
 
@@ -140,16 +170,51 @@ describe('Prometheus text', () => {
     expect(m.botDecisions).toBe(1234);
     expect(m.botMsBuckets).toHaveLength(4);
     const none = readMetrics('# nothing here\nprocess_cpu_seconds_total 3\n', 2);
-    expect(none).toEqual({ at: 2, eventLoopP99Seconds: null, botDecisions: null, botMsBuckets: [], botMsSummaryP50: null });
-    const summary = readMetrics('spades_bot_decision_ms{quantile="0.5"} 4.5\nspades_bot_decision_ms{quantile="0.99"} 40\n', 3);
+    expect(none).toEqual({
+      at: 2,
+      eventLoopP99Seconds: null,
+      botDecisions: null,
+      botMsBuckets: [],
+      botMsSummaryP50: null,
+    });
+    const summary = readMetrics(
+      'spades_bot_decision_ms{quantile="0.5"} 4.5\nspades_bot_decision_ms{quantile="0.99"} 40\n',
+      3,
+    );
     expect(summary.botMsSummaryP50).toBe(4.5);
   });
 });
 
 describe('parseProcStat', () => {
   it('reads utime + stime and rss, also with spaces and parentheses in the command name', () => {
-    const fields = ['S', '1', '2', '3', '0', '-1', '4194304', '100', '0', '0', '0', '250', '50', '0', '0', '20', '0', '11', '0', '12345', '987654321', '21504'];
-    expect(parseProcStat(`4242 (node) ${fields.join(' ')} 18446744073709551615 1 1`)).toEqual({ cpuTicks: 300, rssPages: 21504 });
+    const fields = [
+      'S',
+      '1',
+      '2',
+      '3',
+      '0',
+      '-1',
+      '4194304',
+      '100',
+      '0',
+      '0',
+      '0',
+      '250',
+      '50',
+      '0',
+      '0',
+      '20',
+      '0',
+      '11',
+      '0',
+      '12345',
+      '987654321',
+      '21504',
+    ];
+    expect(parseProcStat(`4242 (node) ${fields.join(' ')} 18446744073709551615 1 1`)).toEqual({
+      cpuTicks: 300,
+      rssPages: 21504,
+    });
     expect(parseProcStat(`4242 (my (odd) name) ${fields.join(' ')} 0`)).toEqual({ cpuTicks: 300, rssPages: 21504 });
   });
 });
@@ -217,16 +282,32 @@ describe('buildResult', () => {
 describe('storm view comparison and bids', () => {
   const view = {
     handNumber: 3,
-    hands: [[{ suit: 'S', rank: 14 }, { suit: 'H', rank: 2 }], [], [], []],
+    hands: [
+      [
+        { suit: 'S', rank: 14 },
+        { suit: 'H', rank: 2 },
+      ],
+      [],
+      [],
+      [],
+    ],
     bidding: { bids: [3, 4, null, null] },
     play: { trickPending: false, currentTrick: [{ playerIndex: 1, suit: 'D', rank: 9 }] },
     currentPlayerIndex: 2,
   };
 
   it('keys a view by hand, bids, trick and turn (spectators have no hand)', () => {
-    expect(viewKeyOf(view, 0)).toEqual({ handNumber: 3, hand: ['H2', 'S14'], bids: [3, 4, null, null], trick: ['1:D9'], turn: 2 });
+    expect(viewKeyOf(view, 0)).toEqual({
+      handNumber: 3,
+      hand: ['H2', 'S14'],
+      bids: [3, 4, null, null],
+      trick: ['1:D9'],
+      turn: 2,
+    });
     expect(viewKeyOf(view, null).hand).toEqual([]);
-    expect(viewKeyOf({ ...view, play: { trickPending: true, currentTrick: view.play.currentTrick } }, 0).trick).toEqual([]);
+    expect(viewKeyOf({ ...view, play: { trickPending: true, currentTrick: view.play.currentTrick } }, 0).trick).toEqual(
+      [],
+    );
   });
 
   it('another turn, bid or card is a different view', () => {

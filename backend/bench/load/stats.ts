@@ -204,7 +204,11 @@ export function parsePrometheus(text: string): PromSample[] {
 }
 
 /** Sum of every sample called `name` whose labels include `match` (null when there is none). */
-export function promValue(samples: readonly PromSample[], name: string, match: Record<string, string> = {}): number | null {
+export function promValue(
+  samples: readonly PromSample[],
+  name: string,
+  match: Record<string, string> = {},
+): number | null {
   let found = false;
   let sum = 0;
   for (const s of samples) {
@@ -280,7 +284,10 @@ export function readMetrics(text: string, at: number): MetricsSnapshot {
 /** utime + stime (clock ticks) and RSS (pages) from the text of /proc/<pid>/stat. */
 export function parseProcStat(text: string): { cpuTicks: number; rssPages: number } {
   // the command name (field 2) is in parentheses and may contain spaces: split after the last ')'
-  const fields = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/);
+  const fields = text
+    .slice(text.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 (state): utime = field 14, stime = field 15, rss = field 24
   return { cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
 }
@@ -361,7 +368,8 @@ export function buildResult(f: RawFigures): LoadResult {
     botMsP50: round1(f.botMsP50),
     errors: f.errors,
   };
-  if (f.stormRecoveryMs !== undefined) out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
+  if (f.stormRecoveryMs !== undefined)
+    out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
   return out;
 }
 
@@ -402,7 +410,8 @@ export function viewKeyOf(
 /** The legal bid closest to a quick count of likely tricks (aces, side kings, high spades); never nil unless forced. */
 export function chooseBid(hand: readonly WireCard[], legal: readonly number[]): number {
   let est = 0;
-  for (const c of hand) if (c.rank === 14 || (c.rank === 13 && c.suit !== 'S') || (c.suit === 'S' && c.rank >= 11)) est++;
+  for (const c of hand)
+    if (c.rank === 14 || (c.rank === 13 && c.suit !== 'S') || (c.suit === 'S' && c.rank >= 11)) est++;
   est = Math.max(1, est);
   const nonNil = legal.filter((b) => b > 0);
   const pool = nonNil.length ? nonNil : legal;
