@@ -517,10 +517,13 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   const t0 = performance.now();
   const interval = SeatScheduler.intervalFor(c.rate, c.totalTables, c.humans);
   const perTable = c.humans + c.spectators;
-  // 1. users (argon2 on the server: keep a few registrations in flight)
+  // 1. users (argon2 on the server: keep a few registrations in flight). A table's spectator sockets share one
+  // account (one person watching from several devices): each socket still gets that table's events, and a storm of
+  // thousands of sockets does not need thousands of registrations
+  const accounts = c.humans + (c.spectators > 0 ? 1 : 0);
   const names: string[] = [];
   for (const ti of c.tables)
-    for (let k = 0; k < perTable; k++) names.push(`lb${c.runId}${ti.toString(36)}x${k}`.slice(0, 20));
+    for (let k = 0; k < accounts; k++) names.push(`lb${c.runId}${ti.toString(36)}x${k}`.slice(0, 20));
   const users: User[] = new Array(names.length);
   await pool(names, 8, async (name, i) => {
     users[i] = await register(c.url, name);
@@ -535,7 +538,8 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
     const sched = new SeatScheduler(interval, Math.random() * interval);
     for (let k = 0; k < perTable; k++) {
       const human = k < c.humans;
-      list.push(new Member(tables[j], users[j * perTable + k], human ? k : null, k === 0, human ? sched : null));
+      const user = users[j * accounts + Math.min(k, c.humans)];
+      list.push(new Member(tables[j], user, human ? k : null, k === 0, human ? sched : null));
     }
     byTable.push(list);
     members.push(...list);
@@ -552,7 +556,7 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
       if (s < c.humans) await api(c.url, list[s].user, 'POST', `/api/games/${gameId}/join`, { seat: s });
       else await api(c.url, host.user, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
     }
-    for (const spec of list.slice(c.humans)) await api(c.url, spec.user, 'POST', `/api/games/${gameId}/spectate`, {});
+    if (list.length > c.humans) await api(c.url, list[c.humans].user, 'POST', `/api/games/${gameId}/spectate`, {});
     await api(c.url, host.user, 'POST', `/api/games/${gameId}/start`, {});
   });
   const tCreated = performance.now();

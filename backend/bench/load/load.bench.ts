@@ -17,6 +17,7 @@
 import { ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Collected, Command } from './clients';
 import { BACKEND_DIR, MAIN_JS, ServerHandle, ServerSampler, startServer } from './server-process';
@@ -183,7 +184,8 @@ async function main(): Promise<void> {
     await Promise.all(procs.map((p) => p.request({ cmd: 'mark' }, 'marked')));
     await sampler.start();
     const t0 = Date.now();
-    log(`measuring ${opts.seconds} s…`, opts);
+    const load0 = loadavg()[0];
+    log(`measuring ${opts.seconds} s… (machine load average ${load0.toFixed(1)})`, opts);
     await sleep(opts.seconds * 1000);
     const collected = await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected')));
     const windowSeconds = (Date.now() - t0) / 1000;
@@ -193,7 +195,7 @@ async function main(): Promise<void> {
     const ackMs = collected.flatMap((c) => c.ackMs);
     const updateMs = collected.flatMap((c) => c.updateMs);
     log(
-      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open`,
+      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
       opts,
     );
 

@@ -19,7 +19,7 @@ export interface LoadOptions {
   /** undefined = the server's default BOT_LEVEL. */
   bots?: BotLevel;
   storm: boolean;
-  /** Extra spectator sockets per table (each one is a separate registered user watching the table). */
+  /** Extra spectator sockets per table (one account per table watching from that many sockets). */
   spectators: number;
   /** Client processes that share the sockets. */
   clients: number;
