@@ -277,7 +277,8 @@ export function readMetrics(text: string, at: number): MetricsSnapshot {
     eventLoopP99Seconds: promValue(s, 'nodejs_eventloop_lag_p99_seconds'),
     botDecisions: promValue(s, 'spades_bot_decisions_total'),
     botMsBuckets: promBuckets(s, 'spades_bot_decision_ms'),
-    botMsSummaryP50: promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }),
+    // a summary quantile, else the pool's own median gauge (spades_bot_decision_ms_p50)
+    botMsSummaryP50: promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }) ?? promValue(s, 'spades_bot_decision_ms_p50'),
   };
 }
 
