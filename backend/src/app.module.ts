@@ -12,6 +12,7 @@ import { CoinsModule } from './coins/coins.module';
 import { HealthController } from './health/health.controller';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { LobbyModule } from './realtime/lobby.module';
+import { RatingsModule } from './ratings/ratings.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SocialModule } from './social/social.module';
 import { StatsModule } from './stats/stats.module';
@@ -25,6 +26,7 @@ import { UsersModule } from './users/users.module';
 export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   CoinsModule,
   StatsModule,
+  RatingsModule,
   RealtimeModule,
   UsersModule,
   AuthModule,

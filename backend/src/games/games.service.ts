@@ -226,6 +226,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
       const other = this.tableOfSeatedUser(user.userId);
       if (other && other.id !== rec.id) throw new TableError('You are already seated at another table');
       if (rec.status === 'WAITING') await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
+      await this.ledger.assertRatedAllowed(rec, user.userId, user); // issue #11: banned from rated tables
     }
     this.machine.join(rec, fx, user, seat);
   }
@@ -281,7 +282,10 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   start(gameId: string, userId: string): Promise<TableView> {
-    return this.command(gameId, { type: 'start', actor: userId }, (rec, fx) => this.machine.start(rec, fx, userId)).then(() =>
+    return this.command(gameId, { type: 'start', actor: userId }, async (rec, fx) => {
+      this.machine.start(rec, fx, userId);
+      await this.ledger.assertRatedAllowed(rec, userId); // issue #11: a rated start with a banned player is refused
+    }).then(() =>
       this.view(gameId, userId),
     );
   }
@@ -516,6 +520,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         const house = 4 * rec.settings.buyIn - paid.reduce((a, b) => a + b, 0);
         if (house > 0) await this.ledger.toHouse(m, rec.id, house, ref);
         if (result && !abandoned) await this.ledger.recordStats(m, rec, result);
+        await this.ledger.recordRatings(m, rec, { result: abandoned ? null : result, payouts: paid }); // issue #11
         await m.query(`UPDATE game_settlements SET payouts = $3, house_amount = $4 WHERE game_id = $1 AND game_number = $2`, [
           rec.id,
           rec.gameNumber,
