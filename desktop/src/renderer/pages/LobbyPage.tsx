@@ -20,6 +20,7 @@ import { shouldShowWelcome, WelcomeDialog } from '../components/WelcomeDialog';
 import { useSocialActions } from '../components/social';
 import { Spinner, useNotify } from '../components/ui';
 import { useMediaQuery } from '../lib/hooks';
+import { RatedBanNotice } from '../components/rating';
 
 type GameFilter = 'all' | 'waiting' | 'playing';
 
@@ -245,6 +246,7 @@ export function LobbyPage() {
           </button>
         </div>
       )}
+      <RatedBanNotice userId={user?.id} />
       <main className="lobby">
         {(!narrow || view === 'lobby') && gamesSection}
         {(!narrow || view === 'chat') && sidePanel}
