@@ -4,46 +4,73 @@
  * profile and the rated-table ban notice. Ratings come from GET /api/ratings (batched: every badge rendered in the
  * same tick shares one request); formatting rules from common.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { formatRating, formatRatingChange, type GameRatingChange, type RatingHistoryPoint, type RatingSummary } from '@spades/common';
 import { api } from '../lib/api';
 
-let pending: { ids: Set<string>; waiters: ((m: Map<string, RatingSummary>) => void)[]; fail: ((e: unknown) => void)[] } | null = null;
+// A small cache of its own (no react-query): the badges also render inside the table page, which has no query client.
+const STALE_MS = 15_000;
+const cache = new Map<string, { data: RatingSummary | null; at: number }>();
+const inflight = new Set<string>();
+const listeners = new Set<() => void>();
+let version = 0;
+const notify = () => {
+  version++;
+  listeners.forEach((l) => l());
+};
+let batch: Set<string> | null = null;
 
 /** Every rating requested in the same tick goes out as one GET /api/ratings?ids=… (at most 50 per request). */
-function loadRating(id: string): Promise<RatingSummary | null> {
-  if (!pending) {
-    const batch = { ids: new Set<string>(), waiters: [] as ((m: Map<string, RatingSummary>) => void)[], fail: [] as ((e: unknown) => void)[] };
-    pending = batch;
+function load(id: string): void {
+  if (inflight.has(id)) return;
+  inflight.add(id);
+  if (!batch) {
+    const ids = new Set<string>();
+    batch = ids;
     setTimeout(() => {
-      pending = null;
-      const ids = [...batch.ids];
-      const chunks: string[][] = [];
-      for (let i = 0; i < ids.length; i += 50) chunks.push(ids.slice(i, i + 50));
-      Promise.all(chunks.map((c) => api.get<{ ratings: RatingSummary[] }>(`/api/ratings?ids=${c.map(encodeURIComponent).join(',')}`)))
-        .then((bodies) => {
-          const m = new Map<string, RatingSummary>();
-          for (const b of bodies) for (const r of b?.ratings ?? []) m.set(r.userId, r);
-          batch.waiters.forEach((w) => w(m));
-        })
-        .catch((e) => batch.fail.forEach((f) => f(e)));
+      batch = null;
+      const all = [...ids];
+      for (let i = 0; i < all.length; i += 50) {
+        const chunk = all.slice(i, i + 50);
+        api
+          .get<{ ratings?: RatingSummary[] }>(`/api/ratings?ids=${chunk.map(encodeURIComponent).join(',')}`)
+          .then((body) => {
+            const got = new Map((Array.isArray(body?.ratings) ? body.ratings : []).map((r) => [r.userId, r]));
+            for (const u of chunk) cache.set(u, { data: got.get(u) ?? null, at: Date.now() });
+          })
+          .catch(() => {
+            for (const u of chunk) cache.set(u, { data: cache.get(u)?.data ?? null, at: Date.now() });
+          })
+          .finally(() => {
+            chunk.forEach((u) => inflight.delete(u));
+            notify();
+          });
+      }
     }, 0);
   }
-  const batch = pending;
-  batch.ids.add(id);
-  return new Promise((resolve, reject) => {
-    batch.waiters.push((m) => resolve(m.get(id) ?? null));
-    batch.fail.push(reject);
-  });
+  batch.add(id);
 }
 
-export function useRating(userId: string | null | undefined) {
-  return useQuery({
-    queryKey: ['rating', userId],
-    enabled: !!userId,
-    staleTime: 15_000,
-    queryFn: () => loadRating(userId as string),
-  });
+/** Marks every cached rating stale: mounted badges fetch again (after a settlement). */
+export function invalidateRatings(): void {
+  for (const [k, v] of cache) cache.set(k, { ...v, at: 0 });
+  notify();
+}
+
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => void listeners.delete(l);
+};
+
+/** The rating card of a user (null until loaded, or for unknown ids). */
+export function useRating(userId: string | null | undefined): { data: RatingSummary | null } {
+  useSyncExternalStore(subscribe, () => version);
+  const entry = userId ? cache.get(userId) : undefined;
+  const stale = !!userId && (!entry || Date.now() - entry.at > STALE_MS);
+  useEffect(() => {
+    if (userId && stale) load(userId);
+  }, [userId, stale]);
+  return { data: entry?.data ?? null };
 }
 
 /** Tooltip text: rating, provisional note and completion rate. */
@@ -98,18 +125,29 @@ export function RatingRows({ userId }: { userId: string }) {
  * changes, then refreshes the badges.
  */
 export function RatingChangeLine({ gameId, gameNumber, names }: { gameId: string; gameNumber: number; names: (seat: number) => string }) {
-  const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: ['rating-changes', gameId, gameNumber],
-    queryFn: async () => {
-      const body = await api.get<{ changes: GameRatingChange[] }>(`/api/ratings/games/${encodeURIComponent(gameId)}/${gameNumber}`);
-      const changes = body?.changes ?? [];
-      if (changes.length) void qc.invalidateQueries({ queryKey: ['rating'] });
-      return changes;
-    },
-    refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 || query.state.dataUpdateCount > 40 ? false : 500),
-  });
-  const changes = q.data ?? [];
+  const [changes, setChanges] = useState<GameRatingChange[]>([]);
+  useEffect(() => {
+    let stop = false;
+    let tries = 0;
+    const poll = async () => {
+      try {
+        const body = await api.get<{ changes?: GameRatingChange[] }>(`/api/ratings/games/${encodeURIComponent(gameId)}/${gameNumber}`);
+        const got = Array.isArray(body?.changes) ? body.changes : [];
+        if (got.length && !stop) {
+          setChanges(got);
+          invalidateRatings();
+          return;
+        }
+      } catch {
+        // keep polling a few times
+      }
+      if (!stop && ++tries < 40) setTimeout(() => void poll(), 500);
+    };
+    void poll();
+    return () => {
+      stop = true;
+    };
+  }, [gameId, gameNumber]);
   if (!changes.length) return null;
   return (
     <div className="result-ratings" data-testid="rating-changes" aria-label="Rating changes">
@@ -125,10 +163,18 @@ export function RatingChangeLine({ gameId, gameNumber, names }: { gameId: string
 
 /** Rating after each rated game, as an SVG line (oldest left). */
 export function RatingHistoryChart({ userId }: { userId: string }) {
-  const q = useQuery({
-    queryKey: ['rating-history', userId],
-    queryFn: () => api.get<{ summary: RatingSummary; history: RatingHistoryPoint[] }>(`/api/ratings/${encodeURIComponent(userId)}/history`),
-  });
+  const [data, setData] = useState<{ history: RatingHistoryPoint[] } | null>(null);
+  useEffect(() => {
+    let live = true;
+    api
+      .get<{ history?: RatingHistoryPoint[] }>(`/api/ratings/${encodeURIComponent(userId)}/history`)
+      .then((b) => live && setData({ history: Array.isArray(b?.history) ? b.history : [] }))
+      .catch(() => live && setData({ history: [] }));
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+  const q = { data };
   const h = q.data?.history ?? [];
   if (!q.data) return null;
   if (h.length === 0) return <p className="muted small">No rated games yet: play a table of four humans to get a rating.</p>;
