@@ -181,18 +181,19 @@ export function RatingHistoryChart({ userId }: { userId: string }) {
   const W = 560;
   const H = 160;
   const pad = 28;
+  const padL = 48; // room for four-digit labels
   const values = [h[0].rating - h[0].delta, ...h.map((p) => p.rating)];
   const min = Math.min(...values);
   const max = Math.max(...values);
   const span = Math.max(1, max - min);
-  const x = (i: number) => pad + (i * (W - 2 * pad)) / Math.max(1, values.length - 1);
+  const x = (i: number) => padL + (i * (W - padL - pad)) / Math.max(1, values.length - 1);
   const y = (v: number) => H - pad - ((v - min) * (H - 2 * pad)) / span;
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   return (
     <figure className="rating-chart" data-testid="rating-chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Rating history: ${values.length - 1} rated games, now ${values[values.length - 1]}`}>
-        <line x1={pad} x2={W - pad} y1={y(min)} y2={y(min)} className="rc-axis" />
-        <line x1={pad} x2={W - pad} y1={y(max)} y2={y(max)} className="rc-axis" />
+        <line x1={padL} x2={W - pad} y1={y(min)} y2={y(min)} className="rc-axis" />
+        <line x1={padL} x2={W - pad} y1={y(max)} y2={y(max)} className="rc-axis" />
         <text x={4} y={y(max) + 4} className="rc-label">
           {max}
         </text>
