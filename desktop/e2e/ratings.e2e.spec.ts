@@ -2,7 +2,7 @@
  * Ratings (issue #11) in the browser against the real backend: the rating (`1500?`, provisional) next to names in
  * the lobby's seat chips and at the table, the change (+118 / −118 for four new players) in the result dialog of a
  * rated game, the rating history on the profile; and the ban message with its end time when a player who abandoned
- * three rated games tries to sit at a table that would be rated.
+ * three rated games tries to sit at a table that would be rated; the stats dialog with rating and completion rate.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { apiCreateGame, apiRegister, base, newPlayer, playUntil, shot, shotBoth } from './helpers';
@@ -121,5 +121,14 @@ test('a player who abandoned three rated games is refused a seat that would make
   await expect(toast).toContainText(/You are banned from rated tables until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   await expect(page).not.toHaveURL(/\/table\//);
   await shot(page, '84-rated-ban');
+  // The stats dialog: the rating next to the name, and the completion rate (0 of 3 rated games finished).
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'My Stats' }).click();
+  const stats = page.getByRole('dialog', { name: 'My Stats' });
+  await expect(stats.getByTestId('rating-badge')).toHaveText('1500?');
+  await expect(stats.getByTestId('rating-rows')).toContainText('0%');
+  await expect(stats.getByTestId('rating-rows')).toContainText('0 / 3 rated games');
+  await shot(page, '85-stats-rating');
+  await page.keyboard.press('Escape');
   for (const h of hosts) await http('POST', `/api/games/${waiting}/leave`, h.token, {});
 });
