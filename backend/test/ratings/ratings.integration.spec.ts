@@ -26,6 +26,8 @@ describe('ratings (integration)', () => {
   /** Four humans play a rated game to the end; `leavers` (seats) leave right after the start. */
   async function playRated(ps: Client[], settings: object = SETTINGS, leavers: number[] = []): Promise<string> {
     const gameId = await seatFour(ps, settings);
+    // the helper client remembers situations it acted in by game number, not table: forget the previous table's
+    for (const p of ps) (p as any).acted.clear();
     for (const [i, p] of ps.entries()) p.auto = !leavers.includes(i);
     expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
     for (const s of leavers) expect((await ps[s].http(t.url, 'POST', `/api/games/${gameId}/leave`, {})).status).toBe(200);
@@ -166,6 +168,61 @@ describe('ratings (integration)', () => {
     expect((await q[0].http(t.url, 'GET', `/api/games/${g}`)).body.status).toBe('WAITING');
     for (const p of q) await p.http(t.url, 'POST', `/api/games/${g}/leave`, {});
   }, 240000);
+
+  it('bans escalate (15 → 30 min) and are forgiven after a week; an abandoned game rates nobody; SOLO leavers rank last', async () => {
+    const [p, a, b, c] = [await client(), await client(), await client(), await client()];
+    const svc = t.app.get(RatingsService);
+    const H = 3_600_000;
+    const t0 = Date.UTC(2030, 0, 1);
+    let n = 0;
+    const game = (at: number, places: number[] | null, leavers: string[], mode: 'PARTNERS' | 'SOLO' = 'PARTNERS') =>
+      t.dataSource.transaction((m) =>
+        svc.recordGame(m, {
+          tableId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+          gameNumber: 1,
+          mode,
+          buyIn: 1000,
+          participants: [p, a, b, c].map((u, seat) => ({ seat, userId: u.id })),
+          places,
+          leavers,
+          payouts: [0, 0, 0, 0],
+          at,
+        }),
+      );
+    const bans = async () =>
+      (await t.dataSource.query(`SELECT level, issued_at, banned_until FROM rating_bans WHERE user_id = $1 ORDER BY issued_at`, [p.id])).map((r: any) => ({
+        level: r.level,
+        minutes: (new Date(r.banned_until).getTime() - new Date(r.issued_at).getTime()) / 60_000,
+        at: new Date(r.issued_at).getTime(),
+      }));
+    // every human abandoned: nobody's rating moves, every participant's abandonment counts (threshold 2 in this suite)
+    expect(await game(t0, null, [p.id, a.id, b.id, c.id])).toBe(true);
+    const [row] = await t.dataSource.query(`SELECT mu, rated_games, games_started, games_finished FROM user_ratings WHERE user_id = $1`, [p.id]);
+    expect([row.mu, row.rated_games, row.games_started, row.games_finished]).toEqual([RATING_MU0, 0, 1, 0]);
+    expect(await bans()).toEqual([]);
+    await game(t0 + 1 * H, [1, 2, 1, 2], [p.id]);
+    expect(await bans()).toEqual([{ level: 1, minutes: 15, at: t0 + H }]);
+    // the next ban needs two more abandonments after this one, and lasts twice as long
+    await game(t0 + 2 * H, [1, 2, 1, 2], [p.id]);
+    expect(await bans()).toHaveLength(1);
+    await game(t0 + 3 * H, [1, 2, 1, 2], [p.id]);
+    expect((await bans()).map((x) => x.minutes)).toEqual([15, 30]);
+    // a week later it is forgiven: back at 15 minutes
+    await game(t0 + 10 * 24 * H, [1, 2, 1, 2], [p.id]);
+    await game(t0 + 10 * 24 * H + H, [1, 2, 1, 2], [p.id]);
+    expect((await bans()).map((x) => x.minutes)).toEqual([15, 30, 15]);
+    // finishing games counts too: completion rate = finished / started
+    await game(t0 + 11 * 24 * H, [1, 2, 1, 2], []);
+    const [me] = await cards(p, [p.id]);
+    expect([me.gamesStarted, me.gamesFinished, me.completionRate]).toEqual([7, 1, 14.3]);
+    // SOLO: a leader who left is ranked last
+    const before = (await cards(p, [p.id, a.id]))!;
+    await game(t0 + 12 * 24 * H, [1, 2, 3, 4], [p.id], 'SOLO');
+    const after = await cards(p, [p.id, a.id]);
+    const get = (xs: typeof before, id: string) => xs.find((x) => x.userId === id)!.rating;
+    expect(get(after, p.id)).toBeLessThan(get(before, p.id));
+    expect(get(after, a.id)).toBeGreaterThan(get(before, a.id));
+  });
 
   it('admin collusion report: admins only (role from the token and the account), pairs with the coins between them', async () => {
     const ps = [await client(), await client(), await client(), await client()];
