@@ -189,7 +189,7 @@ describe('ratings (integration)', () => {
           at,
         }),
       );
-    const bans = async () =>
+    const bans = async (): Promise<{ level: number; minutes: number; at: number }[]> =>
       (await t.dataSource.query(`SELECT level, issued_at, banned_until FROM rating_bans WHERE user_id = $1 ORDER BY issued_at`, [p.id])).map((r: any) => ({
         level: r.level,
         minutes: (new Date(r.banned_until).getTime() - new Date(r.issued_at).getTime()) / 60_000,
