@@ -13,6 +13,7 @@ import { HealthController } from './health/health.controller';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { MetricsModule } from './metrics/metrics.module';
 import { LobbyModule } from './realtime/lobby.module';
+import { RatingsModule } from './ratings/ratings.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SocialModule } from './social/social.module';
 import { StatsModule } from './stats/stats.module';
@@ -27,6 +28,7 @@ export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   MetricsModule,
   CoinsModule,
   StatsModule,
+  RatingsModule,
   RealtimeModule,
   UsersModule,
   AuthModule,

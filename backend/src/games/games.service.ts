@@ -183,6 +183,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       const other = this.tables.tableOfSeatedUser(user.userId);
       if (other && other.id !== rec.id) throw new TableError('You are already seated at another table');
       if (rec.status === 'WAITING') await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
+      await this.ledger.assertRatedAllowed(rec, user.userId, user); // issue #11: banned from rated tables
     }
     this.machine.join(rec, fx, user, seat);
   }
@@ -238,9 +239,10 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   start(gameId: string, userId: string): Promise<TableView> {
-    return this.command(gameId, { type: 'start', actor: userId }, (rec, fx) => this.machine.start(rec, fx, userId)).then(() =>
-      this.view(gameId, userId),
-    );
+    return this.command(gameId, { type: 'start', actor: userId }, async (rec, fx) => {
+      this.machine.start(rec, fx, userId);
+      await this.ledger.assertRatedAllowed(rec, userId); // issue #11: a rated start with a banned player is refused
+    }).then(() => this.view(gameId, userId));
   }
 
   /** make_bid / play_card / reveal_cards; `actionId` makes a retry return the original result. */

@@ -4,6 +4,7 @@ import { useSession } from '../session/session';
 import { useAvatarUpload } from '../components/Header';
 import { StatsView, useStats } from '../components/StatsDialog';
 import { Avatar, CoinIcon, Spinner } from '../components/ui';
+import { RatingHistoryChart, RatingRows } from '../components/rating';
 import { LobbyShell } from './LobbyPage';
 
 /** Clarification 7: /profile is the signed-in player's own profile (avatar change, stats, coins). */
@@ -29,6 +30,11 @@ export function ProfilePage() {
             <ImageUp size={16} /> {avatar.uploading ? 'Uploading...' : 'Change Avatar'}
           </button>
           {avatar.input}
+        </section>
+        <section className="panel" aria-label="Rating">
+          <h2 className="h3">Rating</h2>
+          <RatingRows userId={user.id} />
+          <RatingHistoryChart userId={user.id} />
         </section>
         <section className="panel">
           <h2 className="h3">Stats</h2>

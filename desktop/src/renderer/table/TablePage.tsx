@@ -885,6 +885,7 @@ export function TablePage() {
           waitingText={playAgainText}
           onPlayAgain={playAgain}
           onLeave={() => void leave()}
+          ratingGame={{ gameId: table.id, gameNumber: table.gameNumber }}
         />
       )}
       <Modal

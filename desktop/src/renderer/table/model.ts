@@ -50,6 +50,8 @@ export interface TableModel {
   status: string;
   hostId: string | null;
   rated: boolean;
+  /** 1 for the table's first game, +1 on every Play Again (rating changes are per game). */
+  gameNumber: number;
   mySeat: number | null;
   seats: (SeatModel | null)[];
   settings: GameSettings;
@@ -203,6 +205,7 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
     status,
     hostId: typeof o.hostId === 'string' ? o.hostId : seats[0]?.id ?? null,
     rated: o.rated === true,
+    gameNumber: typeof o.gameNumber === 'number' ? o.gameNumber : 1,
     mySeat,
     seats,
     settings,

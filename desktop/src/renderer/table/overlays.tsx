@@ -5,6 +5,7 @@ import { Modal } from '../components/ui';
 import { cardLabel, suitSymbol } from './CardFace';
 import type { HandScoreSummaryModel, SeatModel } from './model';
 import { seatColor } from './model';
+import { RatingChangeLine } from '../components/rating';
 
 export function BiddingPanel({ bids, onBid, disabled }: { bids: number[]; onBid: (b: number) => void; disabled: boolean }) {
   return (
@@ -226,6 +227,7 @@ export function ResultDialog({
   waitingText,
   onPlayAgain,
   onLeave,
+  ratingGame,
 }: {
   result: GameOverModel;
   secondsLeft: number | null;
@@ -236,6 +238,8 @@ export function ResultDialog({
   waitingText: string | null;
   onPlayAgain: () => void;
   onLeave: () => void;
+  /** Issue #11: the rated game whose rating changes to show (+14 / −9). */
+  ratingGame?: { gameId: string; gameNumber: number } | null;
 }) {
   const name = (i: number) => seats[i]?.username ?? `Seat ${i + 1}`;
   const winners =
@@ -280,6 +284,7 @@ export function ResultDialog({
       ) : (
         <p className="muted small center">{result.rated ? 'No coins won.' : 'Unrated game: no coins moved.'}</p>
       )}
+      {result.rated && ratingGame && <RatingChangeLine gameId={ratingGame.gameId} gameNumber={ratingGame.gameNumber} names={name} />}
       {waitingText ? (
         <p className="center">{waitingText}</p>
       ) : (
