@@ -16,7 +16,7 @@ import type { GamesConfig } from './games.config';
 import { GamesSettlement } from './games.settlement';
 import { GamesLedger } from './ports';
 import type { GameListItem, TableView } from './protocol';
-import { ActorKind, Effects, hostId, isHuman, newEffects, newTable, Participant, seatOf, TableError, TableMachine, TableRecord } from './table';
+import { ActorKind, draftOf, Effects, hostId, isHuman, newEffects, newTable, Participant, seatOf, TableError, TableMachine, TableRecord } from './table';
 import { canonicalJson, TableActor, TableRegistry } from './table.actor';
 import { needsSnapshot, tableDelta } from './table.delta';
 import { TableFanout } from './table.fanout';
@@ -306,7 +306,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
         return done.result as T;
       }
       const prev = actor.rec;
-      const draft = structuredClone(prev);
+      const draft = draftOf(prev);
       const fx = newEffects(opts.type);
       let result: T;
       try {

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { DEFAULT_SETTINGS, GameSettings, legalBids, legalCards, Seat, viewFor } from '@spades/common';
 import type { GamesConfig } from './games.config';
-import { Effects, newEffects, newTable, Participant, TableError, TableMachine, TableRecord } from './table';
+import { draftOf, Effects, newEffects, newTable, Participant, TableError, TableMachine, TableRecord } from './table';
 import { applyEvent, needsSnapshot, restoreRecord, tableDelta, TableDelta } from './table.delta';
 
 const cfg: GamesConfig = {
@@ -89,7 +89,7 @@ describe('lean persistence: snapshot + events restore the live table', () => {
         let snapshots = 0;
         for (const s of steps) {
           const prev = live;
-          const draft = structuredClone(prev);
+          const draft = draftOf(prev);
           const fx = newEffects(s.kind);
           try {
             if (!run(machine, draft, fx, s, () => (now = Math.max(now, machine.nextDeadline(draft) ?? now)))) continue;

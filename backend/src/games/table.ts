@@ -208,6 +208,16 @@ export function newTable(id: string, settings: GameSettings, creator: Participan
   };
 }
 
+/**
+ * A draft of a record for a command to change: a deep copy of everything except the rules-engine state, which is
+ * immutable (common's `apply` returns a new state; nothing here changes one in place) and so is shared — the
+ * engine holds the hands and the history, most of a record's size.
+ */
+export function draftOf(rec: TableRecord): TableRecord {
+  const { engine, ...rest } = rec;
+  return { ...structuredClone(rest), engine };
+}
+
 export function newBot(seat: number): SeatOccupant {
   return { kind: 'bot', userId: `bot_${seat}_${randomBytes(4).toString('hex')}`, username: `Bot ${seat + 1}`, avatar: null };
 }
@@ -512,7 +522,7 @@ export class TableMachine {
     for (const action of planned) {
       const e = rec.engine;
       if ((e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || e.turn !== seat) return;
-      const draft = structuredClone(rec);
+      const draft = draftOf(rec);
       const dfx = newEffects(fx.logType);
       try {
         this.applyEngine(draft, dfx, action, by);
