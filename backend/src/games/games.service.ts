@@ -29,6 +29,7 @@ import {
   TableRecord,
 } from './table';
 import { listItem, notePayload, Recipient, tableView } from './wire';
+import { ChatBlocks, chatVisibleTo, visibleChat } from './chat-visibility';
 
 class NoChange extends Error {}
 
@@ -90,6 +91,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly ledger: GamesLedger,
     private readonly realtime: GamesRealtime,
     @Optional() private readonly bots?: BotPool,
+    @Optional() private readonly chatBlocks?: ChatBlocks,
   ) {
     this.machine = new TableMachine(cfg);
   }
@@ -164,7 +166,10 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
   async view(gameId: string, userId: string): Promise<TableView> {
     const rec = await this.record(gameId);
     const seat = seatOf(rec, userId);
-    return tableView(rec, seat ?? 'spectator', Date.now());
+    const view = tableView(rec, seat ?? 'spectator', Date.now());
+    // blocks (issue 15): the caller never sees the chat of players they block
+    if (this.chatBlocks) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
+    return view;
   }
 
   async record(gameId: string): Promise<TableRecord> {
@@ -198,7 +203,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
       ]);
     });
     const actor = this.addActor(rec);
-    this.emit(actor.rec, fx);
+    await this.emit(actor.rec, fx);
     return tableView(rec, 0, Date.now());
   }
 
@@ -358,7 +363,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
       await this.persist(draft, fx, opts, result);
       actor.rec = draft;
       if (key) actor.results.set(key, { type: opts.type, payload, result });
-      this.emit(draft, fx);
+      await this.emit(draft, fx);
       this.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
       if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);
@@ -537,7 +542,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     });
     actor.rec = rec;
     const fx = newEffects('settlement');
-    this.emit(rec, fx);
+    await this.emit(rec, fx);
     this.arm(actor);
   }
 
@@ -601,8 +606,11 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   // ------------------------------------------------------------------ emission
 
-  /** Sends each note to every participant with a payload built from that recipient's own view. */
-  private emit(rec: TableRecord, fx: Effects): void {
+  /**
+   * Sends each note to every participant with a payload built from that recipient's own view; the chat
+   * (live messages and history) leaves out the players each recipient blocks (chat-visibility.ts).
+   */
+  private async emit(rec: TableRecord, fx: Effects): Promise<void> {
     const now = Date.now();
     const recipients = new Map<string, Recipient>();
     rec.seats.forEach((s, i) => {
@@ -610,10 +618,18 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     });
     for (const s of rec.spectators) if (!recipients.has(s.userId)) recipients.set(s.userId, 'spectator');
     for (const u of fx.removedUsers) if (!recipients.has(u)) recipients.set(u, 'spectator');
+    const blocked = this.chatBlocks
+      ? await this.chatBlocks.blockedBy([...recipients.keys()]).catch((e) => {
+          this.log.error(`reading blocks failed: ${(e as Error).message}`);
+          return new Map<string, Set<string>>();
+        })
+      : new Map<string, Set<string>>();
     const notes = [...fx.notes, { type: 'game_update' as const }];
     for (const [userId, viewer] of recipients) {
       const view = tableView(rec, viewer, now);
+      view.chat = visibleChat(view.chat, userId, blocked);
       for (const note of notes) {
+        if (note.type === 'chat_message' && !chatVisibleTo(note.message.userId, userId, blocked)) continue;
         this.realtime.emitToUser(userId, note.type, notePayload(rec, note, view));
       }
     }
