@@ -4,6 +4,8 @@ import { GamesController } from './games.controller';
 import { GAMES_CONFIG, loadGamesConfig } from './games.config';
 import { GamesGateway } from './games.gateway';
 import { GamesService } from './games.service';
+import { ChatBlocks } from './chat-visibility';
+import { AbandonedTables } from './abandoned-tables';
 import { ParticipantsService } from './participants.service';
 import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
 
@@ -20,8 +22,10 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
     GamesLedger,
     ParticipantsService,
+    ChatBlocks,
     GamesService,
     GamesGateway,
+    AbandonedTables,
   ],
   exports: [GamesService],
 })
