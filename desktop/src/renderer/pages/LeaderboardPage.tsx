@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatCoins } from '@spades/common';
+import { formatCoins, LEADERBOARD_MIN_GAMES_FOR_WIN_RATE } from '@spades/common';
 import { Trophy } from 'lucide-react';
 import { api } from '../lib/api';
 import { useSession } from '../session/session';
@@ -77,6 +77,9 @@ export function LeaderboardPage() {
               ))}
             </div>
           </div>
+          {by === 'winRate' && (
+            <p className="muted leaderboard-rule">Win % ranks players with at least {LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games (four humans at the table).</p>
+          )}
           {q.isLoading ? (
             <div className="center pad-lg">
               <Spinner />
@@ -99,7 +102,9 @@ export function LeaderboardPage() {
                 {q.data?.rows.length === 0 && (
                   <tr>
                     <td colSpan={6} className="muted center pad">
-                      No ranked players yet. Rated games (four humans) count here.
+                      {by === 'winRate'
+                        ? `Nobody has played ${LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games yet.`
+                        : 'No players yet.'}
                     </td>
                   </tr>
                 )}
