@@ -5,7 +5,7 @@
  * personalised events and re-arms the table's timer from the stored deadlines. Settlement of a finished rated
  * game runs right after, exactly once (unique settlement row), with the stats in the same transaction.
  */
-import { Inject, Injectable, Optional, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Optional, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { apply, GameAction, payoutsFor, Seat, validateSettings, viewFor } from '@spades/common';
 import { BotPool, botLevelFromEnv } from '../bots/bot-pool';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -79,7 +79,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 @Injectable()
-export class GamesService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class GamesService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly log = new Logger('Games');
   private readonly actors = new Map<string, Actor>();
   readonly machine: TableMachine;
@@ -134,6 +134,11 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
       if (draft.flow?.kind !== 'turn') throw new Unchanged();
       draft.flow = { ...draft.flow, at: Math.max(Date.now() + this.cfg.turnTimeoutMs, draft.flow.at) };
     }).catch((err) => this.log.error(`restoring the turn of ${rec.id}: ${(err as Error).message}`));
+  }
+
+  /** Before the socket adapter (and Redis) close: no emission may start after this (see emit). */
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
   }
 
   onApplicationShutdown(): void {
@@ -624,6 +629,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
           return new Map<string, Set<string>>();
         })
       : new Map<string, Set<string>>();
+    if (this.stopping) return; // shutting down while the blocks were read: the sockets are closing
     const notes = [...fx.notes, { type: 'game_update' as const }];
     for (const [userId, viewer] of recipients) {
       const view = tableView(rec, viewer, now);
