@@ -7,6 +7,8 @@ import { GamesService } from './games.service';
 import { GamesSettlement } from './games.settlement';
 import { TableFanout } from './table.fanout';
 import { TableStore } from './table.store';
+import { ChatBlocks } from './chat-visibility';
+import { AbandonedTables } from './abandoned-tables';
 import { ParticipantsService } from './participants.service';
 import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
 
@@ -26,8 +28,10 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     TableFanout,
     GamesSettlement,
     ParticipantsService,
+    ChatBlocks,
     GamesService,
     GamesGateway,
+    AbandonedTables,
   ],
   exports: [GamesService],
 })

@@ -11,6 +11,7 @@ import { validateSettings } from '@spades/common';
 import { randomUUID } from 'node:crypto';
 import { BotPool } from '../bots/bot-pool';
 import { MetricsService } from '../metrics/metrics.service';
+import { ChatBlocks, visibleChat } from './chat-visibility';
 import { GAMES_CONFIG } from './games.config';
 import type { GamesConfig } from './games.config';
 import { GamesSettlement } from './games.settlement';
@@ -56,6 +57,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     private readonly settlement: GamesSettlement,
     @Optional() private readonly bots?: BotPool,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly chatBlocks?: ChatBlocks,
   ) {
     this.machine = new TableMachine(cfg);
     this.timers = new TableTimers(this.machine, cfg, (actor) => this.due(actor), bots);
@@ -136,7 +138,10 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   async view(gameId: string, userId: string): Promise<TableView> {
     const rec = await this.record(gameId);
     const seat = seatOf(rec, userId);
-    return tableView(rec, seat ?? 'spectator', Date.now());
+    const view = tableView(rec, seat ?? 'spectator', Date.now());
+    // blocks (issue 15): the caller never sees the chat of players they block
+    if (this.chatBlocks && view.chat) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
+    return view;
   }
 
   async record(gameId: string): Promise<TableRecord> {
@@ -164,7 +169,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     // a concurrent create by the same user may have won the race meanwhile: the table exists, it is theirs
     this.tables.add(rec, 1);
     this.metrics?.actions.inc({ type: 'create', outcome: 'ok' });
-    this.fanout.table(null, rec, fx);
+    await this.fanout.table(null, rec, fx);
     return tableView(rec, 0, Date.now());
   }
 
@@ -319,7 +324,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       await this.persist(actor, prev, draft, fx, opts, result);
       this.tables.update(actor, draft);
       if (key) actor.results.set(key, { type: opts.type, payload, result });
-      this.fanout.table(prev, draft, fx);
+      await this.fanout.table(prev, draft, fx);
       this.timers.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
       if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);
@@ -394,7 +399,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     actor.eventsSinceSnapshot = 0;
     const prev = actor.rec;
     this.tables.update(actor, rec);
-    this.fanout.table(prev, rec, newEffects('settlement'));
+    await this.fanout.table(prev, rec, newEffects('settlement'));
     this.timers.arm(actor);
   }
 

@@ -21,6 +21,7 @@ const cfg: GamesConfig = {
   maxConsecutiveTimeouts: 2,
   botLevel: 'basic',
   chatHistory: 5,
+  waitingHostTimeoutMs: 60_000,
 };
 
 const users: Participant[] = [0, 1, 2, 3, 4].map((i) => ({ userId: `u${i}`, username: `User ${i}`, avatar: null }));

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatCoins } from '@spades/common';
+import { formatCoins, formatCoinsExact } from '@spades/common';
 import { api } from '../lib/api';
 import { normalizeStats, type SocialStatus, type Stats } from '../lib/types';
 import { bagsPerGame, percent, statsPercentages } from '../lib/stats';
@@ -134,7 +134,7 @@ export function StatsDialog({
               </div>
               {target.coins !== undefined && (
                 <div className="coins">
-                  <CoinIcon /> <span className="num">{formatCoins(target.coins)}</span>
+                  <CoinIcon /> <span className="num" title={`${formatCoinsExact(target.coins)} coins`}>{formatCoins(target.coins)}</span> <span className="muted small">({formatCoinsExact(target.coins)})</span>
                 </div>
               )}
             </div>

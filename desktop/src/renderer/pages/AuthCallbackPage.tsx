@@ -17,14 +17,16 @@ export function AuthCallbackPage() {
     const token = params.get('token');
     if (!token) {
       clearToken();
-      navigate('/login', { replace: true });
+      // the server's ?error=<code> is shown as a readable message on the login page
+      const error = params.get('error');
+      navigate(error ? `/login?error=${encodeURIComponent(error)}` : '/login', { replace: true });
       return;
     }
     completeExternalLogin(token)
       .then(() => navigate('/', { replace: true }))
       .catch(() => {
         clearToken();
-        navigate('/login', { replace: true });
+        navigate('/login?error=account_failed', { replace: true });
       });
   }, [params, navigate, completeExternalLogin]);
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatCoins, formatRating } from '@spades/common';
+import { formatCoins, formatRating, LEADERBOARD_MIN_GAMES_FOR_WIN_RATE } from '@spades/common';
 import { Trophy } from 'lucide-react';
 import { api } from '../lib/api';
 import { useSession } from '../session/session';
@@ -82,6 +82,9 @@ export function LeaderboardPage() {
               ))}
             </div>
           </div>
+          {by === 'winRate' && (
+            <p className="muted leaderboard-rule">Win % ranks players with at least {LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games (four humans at the table).</p>
+          )}
           {q.isLoading ? (
             <div className="center pad-lg">
               <Spinner />
@@ -107,7 +110,9 @@ export function LeaderboardPage() {
                     <td colSpan={7} className="muted center pad">
                       {by === 'rating'
                         ? 'No settled ratings yet: a rating counts here after about 20 rated games (four humans).'
-                        : 'No ranked players yet. Rated games (four humans) count here.'}
+                        : by === 'winRate'
+                          ? `Nobody has played ${LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games yet.`
+                          : 'No players yet.'}
                     </td>
                   </tr>
                 )}

@@ -1,4 +1,4 @@
-import { formatCoins } from '@spades/common';
+import { formatCoins, formatCoinsExact } from '@spades/common';
 import { ImageUp } from 'lucide-react';
 import { useSession } from '../session/session';
 import { useAvatarUpload } from '../components/Header';
@@ -23,7 +23,7 @@ export function ProfilePage() {
             {user.email && <p className="muted">{user.email}</p>}
             <p className="coins big-coins">
               <CoinIcon size={22} /> <span className="num">{formatCoins(user.coins)}</span>
-              <span className="muted small"> ({user.coins.toLocaleString('en-US')} coins)</span>
+              <span className="muted small"> ({formatCoinsExact(user.coins)} coins)</span>
             </p>
           </div>
           <button type="button" className="btn btn-secondary" onClick={avatar.pick} disabled={avatar.uploading}>

@@ -156,6 +156,17 @@ export function TablePage() {
       const prev = tableRef.current;
       if (t.handCommitment && t.handNumber) commitments.current.set(t.handNumber, t.handCommitment);
       if (t.mySeat !== null && t.hand.length === 13 && !dealt.current.has(t.handNumber)) dealt.current.set(t.handNumber, t.hand);
+      if (prev && t.gameNumber !== prev.gameNumber) {
+        // A new game at this table (Play Again; with bots it is dealt at once, WAITING never shows): the
+        // result dialog and its countdown close for everyone at the table. (The deal state is kept: hand keys
+        // carry the commitment, and this game's new_hand_started / bidding_ready may already have arrived.)
+        setSummary(null);
+        setSummaryDeadline(null);
+        setResult(null);
+        setResultDeadline(null);
+        setTrickBanner(null);
+        setPlayAgainText(null);
+      }
       if (t.status === 'BIDDING' || t.status === 'PLAYING') {
         // Bidding is evidently open when the server's snapshot says BIDDING (bidding_ready was sent with the
         // deal), when a bid was already made, or when the hand is past bidding.
@@ -319,7 +330,12 @@ export function TablePage() {
     const off = tableRef.current?.clockOffset ?? 0;
     setReplacements((r) => ({ ...r, [p.seatIndex as number]: at - off }));
   });
-  useSocketEvent('game_closed', (p: unknown) => mine(p) && navigate('/', { replace: true }));
+  useSocketEvent('game_closed', (p: { reason?: unknown }) => {
+    if (!mine(p)) return;
+    // Whoever is still at the table (a spectator, a player sent away by the result timer) is told why.
+    if (typeof p?.reason === 'string' && p.reason) notify(`The table was closed: ${p.reason}.`);
+    navigate('/', { replace: true });
+  });
   useSocketEvent('chat_message', (p) => {
     if (!mine(p)) return;
     const m = normalizeChat(p.message ?? p);

@@ -48,6 +48,8 @@ export interface HandScoreSummaryModel {
 export interface TableModel {
   id: string;
   status: string;
+  /** 1 for the table's first game, +1 on every Play Again (a new game closes the result dialog). */
+  gameNumber: number;
   hostId: string | null;
   rated: boolean;
   /** 1 for the table's first game, +1 on every Play Again (rating changes are per game). */
@@ -203,6 +205,7 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
   return {
     id,
     status,
+    gameNumber: num(o.gameNumber, 1),
     hostId: typeof o.hostId === 'string' ? o.hostId : seats[0]?.id ?? null,
     rated: o.rated === true,
     gameNumber: typeof o.gameNumber === 'number' ? o.gameNumber : 1,
