@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { authenticateToken, AuthUser } from './jwt.strategy';
 
-/** Signs and verifies session tokens (HS256, secret from JWT_SECRET or DATA_DIR/jwt-secret). */
+/**
+ * Issues session tokens (HS256, secret from JWT_SECRET or DATA_DIR/jwt-secret) and checks tokens that do not come
+ * in an Authorization header (sockets) with the same passport `jwt` strategy as JwtAuthGuard.
+ */
 @Injectable()
 export class TokenService {
   constructor(private readonly jwt: JwtService) {}
@@ -10,14 +14,8 @@ export class TokenService {
     return this.jwt.sign({ sub: userId });
   }
 
-  /** The user id of a valid, unexpired token signed by this server; null otherwise. */
-  verify(token: unknown): string | null {
-    if (typeof token !== 'string' || token.length > 4096) return null;
-    try {
-      const payload = this.jwt.verify<{ sub?: unknown }>(token);
-      return typeof payload.sub === 'string' ? payload.sub : null;
-    } catch {
-      return null;
-    }
+  /** The account of a valid, unexpired token signed by this server whose user still exists; null otherwise. */
+  authenticate(token: unknown): Promise<AuthUser | null> {
+    return authenticateToken(token);
   }
 }
