@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHmac } from 'node:crypto';
+import passport from 'passport';
 import { io } from 'socket.io-client';
 import { JwtStrategy } from '../src/auth/jwt.strategy';
 import {
@@ -79,6 +80,25 @@ describe('session tokens: one passport jwt strategy for HTTP and sockets', () =>
     expect((await api(t.url, 'GET', '/api/auth/profile', { token: good })).status).toBe(200);
     const ok = { success: true, userId: u.user.id };
     expect(await overSocket(good)).toEqual([ok, ok]);
+  });
+
+  it('two apps in one process keep their own strategies: each accepts its own tokens only', async () => {
+    const other = await createTestApp(); // another DATA_DIR: another secret (and database)
+    try {
+      expect(other.config.jwtSecret).not.toBe(t.config.jwtSecret);
+      // registered in each app's own passport instance, not in the process-wide singleton
+      expect((passport as unknown as { _strategy(name: string): unknown })._strategy('jwt')).toBeUndefined();
+      const mine = await registerUser(t.url);
+      const theirs = await registerUser(other.url);
+      expect((await api(t.url, 'GET', '/api/auth/profile', { token: mine.token })).status).toBe(200);
+      expect((await api(other.url, 'GET', '/api/auth/profile', { token: theirs.token })).status).toBe(200);
+      expect((await api(t.url, 'GET', '/api/auth/profile', { token: theirs.token })).status).toBe(401);
+      expect((await api(other.url, 'GET', '/api/auth/profile', { token: mine.token })).status).toBe(401);
+      const ok = { success: true, userId: mine.user.id };
+      expect(await overSocket(mine.token)).toEqual([ok, ok]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('the passport jwt strategy is what decides, for HTTP and for sockets', async () => {

@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../config/config.schema';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
+import { APP_PASSPORT, appPassportProvider } from './app-passport';
 import { AuthService } from './auth.service';
 import { DiscordCallbackGuard, DiscordLoginGuard } from './discord-auth.guard';
 import { DiscordService } from './discord.service';
@@ -14,9 +15,10 @@ import { LoginLimiter, RegistrationLimiter } from './login-limiter';
 import { TokenService } from './token.service';
 
 /**
- * Authentication through passport (@nestjs/passport): the `jwt` strategy (JwtStrategy) checks session tokens for
- * HTTP (JwtAuthGuard = AuthGuard('jwt')) and sockets (TokenService.authenticate runs the same strategy); the
- * `discord` strategy (DiscordStrategy, passport-oauth2 with state + PKCE) signs in with Discord. Global so every
+ * Authentication through passport (@nestjs/passport), on the app's own passport instance (APP_PASSPORT): the
+ * `jwt` strategy (JwtStrategy) checks session tokens for HTTP (JwtAuthGuard = AuthGuard('jwt')) and sockets
+ * (TokenService.authenticate runs the same strategy); the `discord` strategy (DiscordStrategy, passport-oauth2
+ * with state + PKCE) signs in with Discord. Global so every
  * feature module can use JwtAuthGuard / TokenService without importing it.
  */
 @Global()
@@ -34,6 +36,7 @@ import { TokenService } from './token.service';
   ],
   controllers: [AuthController],
   providers: [
+    appPassportProvider,
     AuthService,
     DiscordService,
     DiscordStrategy,
@@ -45,6 +48,6 @@ import { TokenService } from './token.service';
     TokenService,
     JwtAuthGuard,
   ],
-  exports: [PassportModule, TokenService, JwtAuthGuard, UsersModule],
+  exports: [APP_PASSPORT, PassportModule, TokenService, JwtAuthGuard, UsersModule],
 })
 export class AuthModule {}

@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
 import { AppConfig } from '../config/config.schema';
+import { AppAuthGuard } from './app-passport';
 import { DISCORD_NOT_CONFIGURED, DiscordOutcome } from './discord.service';
 import { DISCORD_STRATEGY, DiscordAuthenticateOptions, discordFailure, DiscordStrategy } from './discord.strategy';
 import type { AuthUser } from './jwt.strategy';
@@ -12,7 +12,7 @@ function requireDiscord(config: AppConfig): void {
 
 /** GET /api/auth/discord: the strategy sets the state cookie and redirects the browser to Discord. */
 @Injectable()
-export class DiscordLoginGuard extends AuthGuard(DISCORD_STRATEGY) {
+export class DiscordLoginGuard extends AppAuthGuard(DISCORD_STRATEGY) {
   constructor(private readonly config: AppConfig) {
     super();
   }
@@ -33,7 +33,7 @@ export class DiscordLoginGuard extends AuthGuard(DISCORD_STRATEGY) {
  * failure is logged as one warn line `Discord login rejected (<code>): <reason>`.
  */
 @Injectable()
-export class DiscordCallbackGuard extends AuthGuard(DISCORD_STRATEGY) {
+export class DiscordCallbackGuard extends AppAuthGuard(DISCORD_STRATEGY) {
   private readonly logger = new Logger('DiscordAuth');
 
   constructor(

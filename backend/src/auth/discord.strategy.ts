@@ -1,8 +1,9 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { OAuth2 } from 'oauth';
 import OAuth2Strategy, { InternalOAuthError } from 'passport-oauth2';
 import { AppConfig } from '../config/config.schema';
+import { APP_PASSPORT, type Authenticator, withPassportOption, withAppPassport } from './app-passport';
 import { DiscordStateStore } from './discord-state.store';
 import { DiscordLoginFailed, DiscordService, DiscordUser } from './discord.service';
 import type { AuthUser } from './jwt.strategy';
@@ -62,26 +63,29 @@ class TimedOAuth2 extends OAuth2 {
  * into a redirect to the client with `?error=<code>`.
  */
 @Injectable()
-export class DiscordStrategy extends PassportStrategy(OAuth2Strategy, DISCORD_STRATEGY) {
+export class DiscordStrategy extends PassportStrategy(withAppPassport(OAuth2Strategy), DISCORD_STRATEGY) {
   readonly states: DiscordStateStore;
 
   constructor(
     private readonly config: AppConfig,
     private readonly discord: DiscordService,
+    @Inject(APP_PASSPORT) passport: Authenticator,
   ) {
     const d = config.discord;
     const states = new DiscordStateStore();
-    super({
-      // without Discord settings the guards answer 503 before this strategy runs
-      authorizationURL: d?.authorizeUrl ?? config.discordAuthorizeUrl,
-      tokenURL: `${d?.apiUrl ?? config.discordApiUrl}/oauth2/token`,
-      clientID: d?.clientId ?? 'not-configured',
-      clientSecret: d?.clientSecret ?? '',
-      callbackURL: d?.redirectUri,
-      scope: ['identify', 'email'],
-      pkce: true,
-      store: states as unknown as OAuth2Strategy.StateStore,
-    });
+    super(
+      withPassportOption(passport, {
+        // without Discord settings the guards answer 503 before this strategy runs
+        authorizationURL: d?.authorizeUrl ?? config.discordAuthorizeUrl,
+        tokenURL: `${d?.apiUrl ?? config.discordApiUrl}/oauth2/token`,
+        clientID: d?.clientId ?? 'not-configured',
+        clientSecret: d?.clientSecret ?? '',
+        callbackURL: d?.redirectUri,
+        scope: ['identify', 'email'],
+        pkce: true,
+        store: states as unknown as OAuth2Strategy.StateStore,
+      }),
+    );
     this.states = states;
     const base = this._oauth2 as unknown as { _authorizeUrl: string; _accessTokenUrl: string };
     this._oauth2 = new TimedOAuth2(
@@ -91,6 +95,11 @@ export class DiscordStrategy extends PassportStrategy(OAuth2Strategy, DISCORD_ST
       base._authorizeUrl,
       base._accessTokenUrl,
     );
+  }
+
+  /** Registers this strategy in the app's passport instance (see withAppPassport). */
+  getPassportInstance(): Authenticator {
+    return this.appPassport;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
+import { AppAuthGuard } from './app-passport';
 import { AuthUser, BearerRequest, JWT_STRATEGY, presentsBearer } from './jwt.strategy';
 
 interface AuthedRequest extends BearerRequest {
@@ -7,12 +7,12 @@ interface AuthedRequest extends BearerRequest {
 }
 
 /**
- * HTTP guard (`AuthGuard('jwt')`, see JwtStrategy): the identity comes ONLY from a valid Bearer token (never from
+ * HTTP guard (`AuthGuard('jwt')` on the app's passport instance, see JwtStrategy and AppAuthGuard): the identity comes ONLY from a valid Bearer token (never from
  * body or query ids), and the account must still exist. 401 `{ message }` otherwise: "Authentication required"
  * without a bearer token, "Invalid or expired session" with one that is refused.
  */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
+export class JwtAuthGuard extends AppAuthGuard(JWT_STRATEGY) {
   override handleRequest<TUser = AuthUser>(err: unknown, user: unknown, _info: unknown, ctx: ExecutionContext): TUser {
     if (err) throw err;
     if (!user) {

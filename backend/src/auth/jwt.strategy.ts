@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import passport from 'passport';
 import { Strategy } from 'passport-jwt';
 import { AppConfig } from '../config/config.schema';
 import { UsersService } from '../users/users.service';
+import { APP_PASSPORT, type Authenticator, withPassportOption, runStrategy, withAppPassport } from './app-passport';
 
 /** The passport strategy name of session tokens (HTTP guard and socket handshake alike). */
 export const JWT_STRATEGY = 'jwt';
@@ -43,17 +43,25 @@ export const presentsBearer = (req: BearerRequest): boolean => bearerMatch(req) 
  * which runs this same passport strategy on the token of the handshake or of the `authenticate` event.
  */
 @Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+export class JwtStrategy extends PassportStrategy(withAppPassport(Strategy), JWT_STRATEGY) {
   constructor(
     config: AppConfig,
     private readonly users: UsersService,
+    @Inject(APP_PASSPORT) passport: Authenticator,
   ) {
-    super({
-      jwtFromRequest: bearerToken,
-      secretOrKey: config.jwtSecret,
-      algorithms: ['HS256'],
-      ignoreExpiration: false,
-    });
+    super(
+      withPassportOption(passport, {
+        jwtFromRequest: bearerToken,
+        secretOrKey: config.jwtSecret,
+        algorithms: ['HS256'],
+        ignoreExpiration: false,
+      }),
+    );
+  }
+
+  /** Registers this strategy in the app's passport instance (see withAppPassport). */
+  getPassportInstance(): Authenticator {
+    return this.appPassport;
   }
 
   /** passport-jwt calls this with the verified payload; false (no user) makes the strategy fail. */
@@ -64,19 +72,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
 }
 
 /**
- * Runs the registered `jwt` strategy (the same one JwtAuthGuard runs for HTTP) on a token that arrived another way
+ * Runs the app's `jwt` strategy (the same one JwtAuthGuard runs for HTTP) on a token that arrived another way
  * (socket handshake `auth.token`, `authenticate` event): the user, or null when the token is refused. Rejects only
  * when the verification itself failed (database down).
  */
-export function authenticateToken(token: unknown): Promise<AuthUser | null> {
-  if (typeof token !== 'string' || token.length === 0) return Promise.resolve(null);
+export async function authenticateToken(authenticator: Authenticator, token: unknown): Promise<AuthUser | null> {
+  if (typeof token !== 'string' || token.length === 0) return null;
   const req: BearerRequest = { headers: { authorization: `Bearer ${token}` } };
-  return new Promise((resolve, reject) => {
-    const run = passport.authenticate(JWT_STRATEGY, { session: false }, (err: unknown, user: AuthUser | false) =>
-      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(user || null),
-    ) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
-    run(req, {}, (err?: unknown) =>
-      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(null),
-    );
+  const user = await runStrategy(authenticator, JWT_STRATEGY, { session: false }, req, {}, (err, u) => {
+    if (err) throw err;
+    return (u as AuthUser | false) || null;
   });
+  return user ?? null;
 }

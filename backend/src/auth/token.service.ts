@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { APP_PASSPORT, type Authenticator } from './app-passport';
 import { authenticateToken, AuthUser } from './jwt.strategy';
 
 /**
@@ -8,7 +9,10 @@ import { authenticateToken, AuthUser } from './jwt.strategy';
  */
 @Injectable()
 export class TokenService {
-  constructor(private readonly jwt: JwtService) {}
+  constructor(
+    private readonly jwt: JwtService,
+    @Inject(APP_PASSPORT) private readonly passport: Authenticator,
+  ) {}
 
   sign(userId: string): string {
     return this.jwt.sign({ sub: userId });
@@ -16,6 +20,6 @@ export class TokenService {
 
   /** The account of a valid, unexpired token signed by this server whose user still exists; null otherwise. */
   authenticate(token: unknown): Promise<AuthUser | null> {
-    return authenticateToken(token);
+    return authenticateToken(this.passport, token);
   }
 }
