@@ -9,7 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { GamesModule } from './games/games.module';
 import { AuthModule } from './auth/auth.module';
 import { CoinsModule } from './coins/coins.module';
-import { HealthController } from './health/health.controller';
+import { HealthModule } from './health/health.module';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { LobbyModule } from './realtime/lobby.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -49,11 +49,11 @@ export class AppModule {
         DatabaseModule,
         ServeStaticModule.forRoot({
           rootPath: join(__dirname, '..', '..', 'desktop', 'dist', 'web'),
-          exclude: ['/api/{*path}', '/health', '/socket.io/{*path}'],
+          exclude: ['/api/{*path}', '/health', '/health/{*path}', '/socket.io/{*path}'],
         }),
+        HealthModule,
         ...FEATURE_MODULES,
       ],
-      controllers: [HealthController],
     };
   }
 }
