@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     const ackMs = collected.flatMap((c) => c.ackMs);
     const updateMs = collected.flatMap((c) => c.updateMs);
     log(
-      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; client processes CPU ${collected.map((c) => `${c.cpuPct}%`).join(' ')}; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
       opts,
     );
 
