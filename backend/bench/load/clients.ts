@@ -247,7 +247,6 @@ class Member {
   /** Storm: the view before the drop and the moment the same view came back. */
   before: ViewKey | null = null;
   recoveredAt: number | null = null;
-  stormStart = 0;
   mismatch: string | null = null;
 
   constructor(
@@ -411,7 +410,7 @@ class Member {
       this.isPlayer &&
       this.mySeat !== null &&
       this.turn === this.mySeat &&
-      (this.status === 'BIDDING' || this.status === 'PLAYING')
+      (this.status === 'BIDDING' || (this.status === 'PLAYING' && this.hand.length > 0))
     );
   }
 
