@@ -190,6 +190,10 @@ async function main(): Promise<void> {
     const collected = await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected')));
     const windowSeconds = (Date.now() - t0) / 1000;
     const serverFigures = await sampler.stop();
+    log(
+      `server RSS: peak ${serverFigures.serverRssMB?.toFixed(0)} MB in the window, ${sampler.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${serverFigures.serverCpuPct?.toFixed(0)}%`,
+      opts,
+    );
     const actions = collected.reduce((a, c) => a + c.actions, 0);
     const botActions = collected.reduce((a, c) => a + c.botActions, 0);
     const ackMs = collected.flatMap((c) => c.ackMs);
@@ -246,6 +250,7 @@ async function main(): Promise<void> {
     for (const s of samples.slice(0, 10)) log(`error: ${s}`, opts);
 
     await Promise.all(procs.map((p) => p.request({ cmd: 'close-game' }, 'closed')));
+    sampler.close();
     await server.stop();
     server = null;
 
