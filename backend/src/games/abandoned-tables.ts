@@ -41,8 +41,8 @@ export class AbandonedTables implements OnApplicationBootstrap, OnApplicationShu
     this.sweeping = true;
     try {
       const seen = new Set<string>();
-      for (const g of this.games.list()) {
-        if (g.phase !== 'WAITING' || !g.hostId) continue;
+      for (const g of this.games.waitingHosts()) {
+        if (!g.hostId) continue;
         const host = g.hostId;
         const key = `${g.id}:${host}`;
         seen.add(key);

@@ -126,6 +126,13 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   // ------------------------------------------------------------------ queries
 
+  /** Open WAITING tables and their host (cheap: no list items built). */
+  waitingHosts(): { id: string; hostId: string | null }[] {
+    const out: { id: string; hostId: string | null }[] = [];
+    for (const a of this.tables.all()) if (a.rec.status === 'WAITING') out.push({ id: a.rec.id, hostId: hostId(a.rec) });
+    return out;
+  }
+
   list(): GameListItem[] {
     return [...this.tables.all()]
       .map((a) => a.rec)

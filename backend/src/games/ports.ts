@@ -136,6 +136,8 @@ export abstract class GamesRealtime {
   abstract emitToAll(event: string, payload: unknown): void;
   /** To every socket in a room (e.g. the lobby watchers). */
   abstract emitToRoom(room: string, event: string, payload: unknown): void;
+  /** Sockets of this server in a room (0 before the server exists). */
+  abstract localRoomSize(room: string): number;
 }
 
 /** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
@@ -155,5 +157,9 @@ export class RealtimeGamesEmitter extends GamesRealtime {
 
   emitToRoom(room: string, event: string, payload: unknown): void {
     (this.rt.emitToRoom as (r: string, e: string, p: unknown) => void).call(this.rt, room, event, payload);
+  }
+
+  localRoomSize(room: string): number {
+    return this.rt.localRoomSize(room);
   }
 }

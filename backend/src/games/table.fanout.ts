@@ -123,6 +123,8 @@ export class TableFanout implements OnModuleDestroy {
 
   private flushFull(): void {
     if (!this.fullDirty) return;
+    // nobody asked for full lists here: no list to build (the next watcher gets one on watch_lobby)
+    if (this.realtime.localRoomSize(LOBBY_GAMES_FULL_ROOM) === 0) return;
     this.fullDirty = false;
     this.realtime.emitToRoom(LOBBY_GAMES_FULL_ROOM, 'games_updated', this.listProvider());
     this.metrics?.lobbyEvents.inc({ event: 'games_updated' });

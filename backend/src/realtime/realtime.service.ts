@@ -111,6 +111,11 @@ export class RealtimeService implements OnModuleDestroy {
     this.server?.in(userRoom(userId)).socketsLeave(room);
   }
 
+  /** Sockets of THIS server in a room (socket.io's local adapter state; other nodes are not counted). */
+  localRoomSize(room: string): number {
+    return this.server?.sockets.adapter.rooms.get(room)?.size ?? 0;
+  }
+
   isOnline(userId: string): boolean {
     return this.socketsByUser.has(userId);
   }
