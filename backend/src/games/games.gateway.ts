@@ -36,6 +36,13 @@ function seatOf(p: Payload, required: boolean): number | undefined {
   return n;
 }
 
+function inviteOf(p: Payload): string | undefined {
+  const v = p.invite;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > 200) throw new TableError('invite must be a string');
+  return v;
+}
+
 function actionIdOf(p: Payload): string | undefined {
   const a = p.actionId ?? p.clientActionId;
   if (a === undefined || a === null) return undefined;
@@ -78,7 +85,7 @@ export class GamesGateway {
     return this.run(c, 'create_game', async (userId) => {
       const p = obj(data);
       const settings = p.settings ?? p.rules ?? p;
-      const view = await this.games.create(settings, await this.people.get(userId));
+      const view = await this.games.create(settings, await this.people.get(userId), { private: p.private === true });
       c.emit('game_update', view);
       return { gameId: view.id };
     });
@@ -92,7 +99,7 @@ export class GamesGateway {
   joinGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
     return this.run(c, 'join_game', async (userId) => {
       const p = obj(data);
-      const view = await this.games.joinOrWatch(gameIdOf(p), await this.people.get(userId), seatOf(p, false));
+      const view = await this.games.joinOrWatch(gameIdOf(p), await this.people.get(userId), seatOf(p, false), inviteOf(p));
       c.emit('game_update', view);
       return { gameId: view.id, seat: view.mySeat };
     });
@@ -101,8 +108,9 @@ export class GamesGateway {
   @SubscribeMessage('join_game_as_spectator')
   spectate(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
     return this.run(c, 'join_game_as_spectator', async (userId) => {
-      const gameId = gameIdOf(obj(data));
-      const view = await this.games.spectate(gameId, await this.people.get(userId));
+      const p = obj(data);
+      const gameId = gameIdOf(p);
+      const view = await this.games.spectate(gameId, await this.people.get(userId), inviteOf(p));
       c.emit('game_update', view);
       return { gameId };
     });
@@ -184,6 +192,22 @@ export class GamesGateway {
       else await this.games.removeBot(gameId, userId, seat, midGame);
       return {};
     });
+  }
+
+  /** Issue #12: invite a friend to the table (`game_invitation` to them), optionally holding a seat. */
+  @SubscribeMessage('invite_player')
+  invitePlayer(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'invite_player', async (userId) => {
+      const p = obj(data);
+      if (typeof p.userId !== 'string' || !p.userId) throw new TableError('userId is required');
+      const to = await this.people.find(p.userId);
+      return this.games.invitePlayer(gameIdOf(p), await this.people.get(userId), to, p.reserveSeat === true);
+    });
+  }
+
+  @SubscribeMessage('decline_invitation')
+  declineInvitation(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'decline_invitation', (userId) => this.games.declineInvitation(gameIdOf(obj(data)), userId));
   }
 
   @SubscribeMessage('chat_message')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BotsModule } from '../bots/bots.module';
-import { GamesController } from './games.controller';
+import { GamesController, HistoryController, InvitationsController } from './games.controller';
+import { HistoryService } from './history';
 import { GAMES_CONFIG, loadGamesConfig } from './games.config';
 import { GamesGateway } from './games.gateway';
 import { GamesService } from './games.service';
@@ -14,13 +15,14 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
  */
 @Module({
   imports: [BotsModule],
-  controllers: [GamesController],
+  controllers: [GamesController, HistoryController, InvitationsController],
   providers: [
     { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
     GamesLedger,
     ParticipantsService,
     GamesService,
+    HistoryService,
     GamesGateway,
   ],
   exports: [GamesService],

@@ -6,7 +6,7 @@
  * game runs right after, exactly once (unique settlement row), with the stats in the same transaction.
  */
 import { Inject, Injectable, Optional, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { apply, GameAction, payoutsFor, Seat, validateSettings, viewFor } from '@spades/common';
+import { apply, GameAction, GameInvitation, payoutsFor, Seat, validateSettings, viewFor } from '@spades/common';
 import { BotPool, botLevelFromEnv } from '../bots/bot-pool';
 import { randomInt, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -19,8 +19,10 @@ import {
   AppliedAction,
   Effects,
   hostId,
+  invitationPayload,
   isHuman,
   newEffects,
+  newInviteToken,
   newTable,
   Participant,
   seatOf,
@@ -29,6 +31,10 @@ import {
   TableRecord,
 } from './table';
 import { listItem, notePayload, Recipient, tableView } from './wire';
+import { recordFinishedGame } from './history';
+import { canSeeInLobby, isMember, lobbyAudience, mayEnter } from './visibility';
+
+export const PRIVATE_TABLE = 'This table is private: you need an invitation';
 
 class NoChange extends Error {}
 
@@ -152,17 +158,19 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   // ------------------------------------------------------------------ queries
 
-  list(): GameListItem[] {
+  /** The lobby list as `userId` may see it (private tables only for their members and invitees; null: public only). */
+  list(userId: string | null = null): GameListItem[] {
     return [...this.actors.values()]
       .map((a) => a.rec)
-      .filter((r) => r.status !== 'CLOSED')
+      .filter((r) => r.status !== 'CLOSED' && canSeeInLobby(r, userId))
       .sort((a, b) => b.createdAt - a.createdAt)
       .map(listItem);
   }
 
   /** The caller's own view: their seat's view when seated, else the spectator view. 404 when unknown. */
-  async view(gameId: string, userId: string): Promise<TableView> {
+  async view(gameId: string, userId: string, invite?: unknown): Promise<TableView> {
     const rec = await this.record(gameId);
+    if (rec.status !== 'CLOSED' && !mayEnter(rec, userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
     const seat = seatOf(rec, userId);
     return tableView(rec, seat ?? 'spectator', Date.now());
   }
@@ -178,14 +186,14 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   // ------------------------------------------------------------------ commands
 
-  async create(settingsInput: unknown, creator: Participant): Promise<TableView> {
+  async create(settingsInput: unknown, creator: Participant, opts: { private?: boolean } = {}): Promise<TableView> {
     const v = validateSettings(settingsInput);
     if (!v.ok) throw new TableError(v.message);
     await this.ledger.assertCanAfford(creator.userId, v.settings.buyIn);
     const existing = this.tableOfSeatedUser(creator.userId);
     if (existing) throw new TableError('You are already seated at another table');
     const id = randomUUID();
-    const rec = newTable(id, v.settings, creator, Date.now());
+    const rec = newTable(id, v.settings, creator, Date.now(), opts);
     const fx = newEffects('create');
     this.machine.announce(rec, fx, creator);
     fx.lobby = true;
@@ -211,10 +219,22 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     return null;
   }
 
-  join(gameId: string, user: Participant, seat?: number): Promise<TableView> {
-    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, (rec, fx) => this.sit(rec, fx, user, seat)).then(() =>
-      this.view(gameId, user.userId),
-    );
+  /**
+   * Explicit join. A private table needs an invitation (pending in-app invitation, earlier admission or the
+   * current invite token). Coming with an invitation and no seat asked: watch when no seat is free.
+   */
+  join(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
+    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
+      if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+      const invited = invite !== undefined || (rec.invitations ?? []).some((i) => i.userId === user.userId);
+      try {
+        await this.sit(rec, fx, user, seat);
+      } catch (e) {
+        if (!invited || seat !== undefined || !(e instanceof TableError) || isMember(rec, user.userId) || rec.status === 'CLOSED') throw e;
+        fx.logType = 'spectate';
+        this.machine.spectate(rec, fx, user);
+      }
+    }).then(() => this.view(gameId, user.userId));
   }
 
   /**
@@ -235,12 +255,13 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
    * changes (a reconnecting client re-sends join_game). Left this table (or lost the seat): watch. Anybody
    * else: sit like an explicit join (the given seat, or a free/open seat), or watch when no seat is free.
    */
-  async joinOrWatch(gameId: string, user: Participant, seat?: number): Promise<TableView> {
+  async joinOrWatch(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
     const rec = await this.record(gameId);
     if (this.machine.socketJoinMode(rec, user.userId) === 'member') return this.view(gameId, user.userId);
     await this.command(gameId, { type: 'join_game', actor: user.userId, payload: { seat } }, async (draft, fx) => {
       const mode = this.machine.socketJoinMode(draft, user.userId);
       if (mode === 'member') throw new Unchanged();
+      if (!mayEnter(draft, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
       if (mode === 'sit') {
         try {
           fx.logType = 'join';
@@ -256,10 +277,65 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     return this.view(gameId, user.userId);
   }
 
-  spectate(gameId: string, user: Participant): Promise<TableView> {
-    return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => this.machine.spectate(rec, fx, user)).then(() =>
-      this.view(gameId, user.userId),
+  spectate(gameId: string, user: Participant, invite?: unknown): Promise<TableView> {
+    return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
+      if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+      this.machine.spectate(rec, fx, user);
+    }).then(() => this.view(gameId, user.userId));
+  }
+
+  // ------------------------------------------------------------------ invitations (issue #12)
+
+  /** The invite token (host only), created on first use. */
+  async inviteToken(gameId: string, userId: string, renew = false): Promise<string> {
+    const rec = await this.record(gameId);
+    if (!renew && rec.inviteToken && hostId(rec) === userId) return rec.inviteToken;
+    const token = newInviteToken();
+    await this.command(gameId, { type: renew ? 'renew_invite_link' : 'create_invite_link', actor: userId }, (draft) => {
+      this.machine.setInviteToken(draft, userId, token);
+    });
+    return token;
+  }
+
+  /** Host only: the invite link stops working (a new one can be made later). */
+  revokeInviteToken(gameId: string, userId: string): Promise<{ success: true }> {
+    return this.command(gameId, { type: 'revoke_invite_link', actor: userId }, (draft) => {
+      this.machine.setInviteToken(draft, userId, null);
+      return { success: true as const };
+    });
+  }
+
+  /** In-app invitation of another user (friends only, nobody blocked either way). */
+  async invitePlayer(gameId: string, from: Participant, to: Participant, reserveSeat: boolean): Promise<{ ok: true; reservedSeat: number | null }> {
+    const rel: { user_id: string; kind: string }[] = await this.ds.query(
+      `SELECT user_id, kind FROM user_relations WHERE (user_id = $1 AND target_id = $2) OR (user_id = $2 AND target_id = $1)`,
+      [from.userId, to.userId],
     );
+    if (rel.some((r) => r.kind === 'block')) throw new TableError('You cannot invite this player', 403);
+    if (!rel.some((r) => r.kind === 'friend' && r.user_id === from.userId)) throw new TableError('You can only invite your friends', 403);
+    return this.command(gameId, { type: 'invite_player', actor: from.userId, payload: { userId: to.userId, reserveSeat } }, (draft, fx) => {
+      const inv = this.machine.invite(draft, fx, from, to, reserveSeat);
+      return { ok: true as const, reservedSeat: inv.seat };
+    });
+  }
+
+  declineInvitation(gameId: string, userId: string): Promise<{ ok: true }> {
+    return this.command(gameId, { type: 'decline_invitation', actor: userId }, (draft, fx) => {
+      this.machine.decline(draft, fx, userId);
+      return { ok: true as const };
+    });
+  }
+
+  /** Pending invitations of a user at open tables. */
+  invitationsFor(userId: string): GameInvitation[] {
+    const out: GameInvitation[] = [];
+    for (const a of this.actors.values()) {
+      const r = a.rec;
+      if (r.status === 'CLOSED') continue;
+      const inv = (r.invitations ?? []).find((i) => i.userId === userId);
+      if (inv) out.push(invitationPayload(r, inv));
+    }
+    return out.sort((x, y) => y.createdAt - x.createdAt);
   }
 
   leave(gameId: string, userId: string): Promise<{ success: true }> {
@@ -429,6 +505,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         ev.actions.length ? JSON.stringify(ev.actions) : null,
       ],
     );
+    await recordFinishedGame(m, rec);
     const h = rec.engine.history;
     if (h.length) {
       const last = h[h.length - 1];
@@ -617,7 +694,19 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         this.realtime.emitToUser(userId, note.type, notePayload(rec, note, view));
       }
     }
-    if (fx.lobby) this.realtime.emitToAll('games_updated', this.list());
+    for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
+    if (fx.lobby) this.emitLobby();
+  }
+
+  /**
+   * `games_updated`: the public list to everybody except the members/invitees of private tables, who get their
+   * own list (canSeeInLobby) on their personal room.
+   */
+  private emitLobby(): void {
+    const audience = new Set<string>();
+    for (const a of this.actors.values()) if (a.rec.status !== 'CLOSED') for (const u of lobbyAudience(a.rec)) audience.add(u);
+    this.realtime.emitToAll('games_updated', this.list(null), [...audience]);
+    for (const u of audience) this.realtime.emitToUser(u, 'games_updated', this.list(u));
   }
 
   hostOf(rec: TableRecord): string | null {

@@ -12,4 +12,11 @@ export class ParticipantsService {
     if (!u) throw new TableError('Unknown user', 401);
     return { userId: u.id, username: u.username, avatar: u.avatar ?? null };
   }
+
+  /** Another user (e.g. an invitee): 404 when unknown. */
+  async find(userId: string): Promise<Participant> {
+    const u = /^[0-9a-f-]{36}$/i.test(userId) ? await this.users.findById(userId) : null;
+    if (!u) throw new TableError('User not found', 404);
+    return { userId: u.id, username: u.username, avatar: u.avatar ?? null };
+  }
 }

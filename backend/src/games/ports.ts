@@ -92,7 +92,8 @@ export class GamesLedger {
 /** Emits to every socket of a user / to everybody (implemented over the platform's RealtimeService). */
 export abstract class GamesRealtime {
   abstract emitToUser(userId: string, event: string, payload: unknown): void;
-  abstract emitToAll(event: string, payload: unknown): void;
+  /** To every lobby socket, except the sockets of `exceptUserIds`. */
+  abstract emitToAll(event: string, payload: unknown, exceptUserIds?: string[]): void;
 }
 
 /** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
@@ -106,7 +107,7 @@ export class RealtimeGamesEmitter extends GamesRealtime {
     (this.rt.emitToUser as (u: string, e: string, p: unknown) => void).call(this.rt, userId, event, payload);
   }
 
-  emitToAll(event: string, payload: unknown): void {
-    (this.rt.emitToLobby as (e: string, a: unknown[]) => void).call(this.rt, event, [payload]);
+  emitToAll(event: string, payload: unknown, exceptUserIds: string[] = []): void {
+    (this.rt.emitToLobby as (e: string, a: unknown[], x: string[]) => void).call(this.rt, event, [payload], exceptUserIds);
   }
 }

@@ -50,6 +50,8 @@ export interface GameListItem {
   createdAt: string;
   /** The table's full validated settings (public): lets the lobby show e.g. a SOLO table's WHIZ or MIRROR. */
   settings: GameSettings;
+  /** Private table (issue #12): only listed for its members and invitees. */
+  private?: boolean;
 }
 
 /** A card in a trick: the card plus who played it (spec: "cards with playerIndex"). */
@@ -164,6 +166,10 @@ export interface TableView {
   lastHandSummary: HandScoreSummary | null;
   history: HandScoreSummary[];
   chat: GameChatMessage[];
+  /** Private table (issue #12). */
+  private?: boolean;
+  /** Pending in-app invitations; `reservedUntil` (epoch ms) while a seat is held for the invitee. */
+  invitations?: { userId: string; username: string; fromId: string; seatIndex: number | null; reservedUntil: number | null }[];
   serverTime: number;
 }
 
@@ -217,6 +223,8 @@ export interface GameIdPayload {
 }
 export interface JoinGamePayload extends GameIdPayload {
   seat?: Seat;
+  /** Invite token of a private table (from the invite link). */
+  invite?: string;
 }
 export interface MakeBidPayload extends GameIdPayload {
   bid: number;
@@ -236,6 +244,8 @@ export interface BotSeatPayload extends GameIdPayload {
 }
 export interface CreateGamePayload {
   settings: GameSettings;
+  /** Issue #12: a private table (invitation only). */
+  private?: boolean;
 }
 export interface GameChatInput extends GameIdPayload {
   message: string;

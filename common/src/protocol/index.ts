@@ -2,3 +2,4 @@ export * from './http';
 export * from './chat';
 export * from './games';
 export * from './socket';
+export * from './replay';
