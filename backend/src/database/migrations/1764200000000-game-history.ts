@@ -7,6 +7,20 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * indexes the humans of each finished game for a player's history; `rating_change` stays null until ratings
  * exist. Backfill: tables whose stored snapshot is a finished game.
  */
+interface OldSeat {
+  kind: 'human' | 'bot';
+  userId: string;
+  username: string;
+}
+interface OldSnapshot {
+  gameNumber: number;
+  rated?: boolean;
+  settings: { gameMode: string };
+  seats: (OldSeat | null)[];
+  participants?: { seat: number; userId: string; username: string }[];
+  engine: { result: unknown };
+}
+
 export class GameHistory1764200000000 implements MigrationInterface {
   name = 'GameHistory1764200000000';
 
@@ -39,13 +53,13 @@ export class GameHistory1764200000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX game_record_players_user_idx ON game_record_players (user_id, finished_at DESC)`);
     // Backfill: tables whose current snapshot is a finished game (earlier games of a table were not kept apart).
-    const rows: { id: string; snapshot: Record<string, any>; finished_at: Date | null; updated_at: Date }[] = await q.query(
+    const rows: { id: string; snapshot: OldSnapshot; finished_at: Date | null; updated_at: Date }[] = await q.query(
       `SELECT id, snapshot, finished_at, updated_at FROM games WHERE snapshot->'engine'->'result' IS NOT NULL AND snapshot->'engine'->>'result' <> 'null'`,
     );
     for (const r of rows) {
       const s = r.snapshot;
       const finishedAt = r.finished_at ?? r.updated_at;
-      const players = (s.seats as (Record<string, any> | null)[]).map((o, seat) =>
+      const players = s.seats.map((o, seat) =>
         o ? { seat, userId: o.kind === 'human' ? o.userId : null, username: o.username, kind: o.kind } : { seat, userId: null, username: 'Empty seat', kind: 'vacant' },
       );
       await q.query(
