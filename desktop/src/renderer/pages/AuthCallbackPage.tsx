@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../session/session';
 import { clearToken } from '../lib/storage';
 import { Logo, Spinner } from '../components/ui';
+import { takeReturnTo } from '../lib/return-to';
 
 /** §2 identity-provider callback: ?token=… → store, fetch profile → '/' (replace); failure → /login. */
 export function AuthCallbackPage() {
@@ -21,7 +22,7 @@ export function AuthCallbackPage() {
       return;
     }
     completeExternalLogin(token)
-      .then(() => navigate('/', { replace: true }))
+      .then(() => navigate(takeReturnTo(), { replace: true }))
       .catch(() => {
         clearToken();
         navigate('/login', { replace: true });

@@ -3,6 +3,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { useSession } from '../session/session';
 import { Logo } from '../components/ui';
 import { apiUrl, isDesktopApp, openExternalOrNavigate } from '../lib/platform';
+import { takeReturnTo } from '../lib/return-to';
 
 /** §2 combined sign-in / create-account form. */
 export function LoginPage() {
@@ -25,7 +26,7 @@ export function LoginPage() {
     try {
       if (creating) await register(username.trim(), email.trim(), password);
       else await login(email.trim(), password);
-      navigate('/', { replace: true });
+      navigate(takeReturnTo(), { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : creating ? 'Registration failed' : 'Login failed');
     } finally {

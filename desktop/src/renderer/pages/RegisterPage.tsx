@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useSession } from '../session/session';
 import { AuthLayout } from './LoginPage';
+import { takeReturnTo } from '../lib/return-to';
 
 /** §2 separate registration form with confirmation; §5 'Passwords do not match'. */
 export function RegisterPage() {
@@ -26,7 +27,7 @@ export function RegisterPage() {
     setBusy(true);
     try {
       await register(username.trim(), email.trim(), password);
-      navigate('/', { replace: true });
+      navigate(takeReturnTo(), { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : 'Registration failed');
     } finally {

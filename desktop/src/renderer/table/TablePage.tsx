@@ -18,6 +18,7 @@ import { Hand } from './Hand';
 import { SeatBadge, SpectatorEye } from './Seat';
 import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog, type GameOverModel } from './overlays';
 import { normalizeHandSummary, normalizeTable, positionOf, seatColor, toPlayerView, trickOf, type HandScoreSummaryModel, type TableModel } from './model';
+import { replayPath } from '../replay/paths';
 import './table.css';
 
 export * from './timing';
@@ -885,6 +886,7 @@ export function TablePage() {
           waitingText={playAgainText}
           onPlayAgain={playAgain}
           onLeave={() => void leave()}
+          replayHref={replayPath(gameId)}
         />
       )}
       <Modal

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { CheckCircle2, ShieldCheck, Trophy, XCircle } from 'lucide-react';
+import { CheckCircle2, Film, ShieldCheck, Trophy, XCircle } from 'lucide-react';
+import { Link } from 'react-router';
 import { rankCode, dealFromSeed, formatCoins, normalizeSeed, payoutsFor, seedCommitment, cardEquals, sortHand, type Card, type GameSettings } from '@spades/common';
 import { Modal } from '../components/ui';
 import { cardLabel, suitSymbol } from './CardFace';
@@ -226,6 +227,7 @@ export function ResultDialog({
   waitingText,
   onPlayAgain,
   onLeave,
+  replayHref,
 }: {
   result: GameOverModel;
   secondsLeft: number | null;
@@ -236,6 +238,8 @@ export function ResultDialog({
   waitingText: string | null;
   onPlayAgain: () => void;
   onLeave: () => void;
+  /** The finished game's replay (issue #12). */
+  replayHref?: string;
 }) {
   const name = (i: number) => seats[i]?.username ?? `Seat ${i + 1}`;
   const winners =
@@ -291,6 +295,13 @@ export function ResultDialog({
             Play Again
           </button>
         </div>
+      )}
+      {replayHref && (
+        <p className="center replay-link">
+          <Link to={replayHref} className="btn btn-ghost btn-sm">
+            <Film size={16} /> Watch replay
+          </Link>
+        </p>
       )}
       <p className="muted small center countdown" role="timer">
         Leaving the table in <strong className="num">{secondsLeft ?? 0}</strong> s
