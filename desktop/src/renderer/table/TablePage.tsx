@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Popover, Tabs } from 'radix-ui';
-import { ArrowLeft, Info, Maximize, MessageSquare, Minimize, RotateCw, Users, Volume2, VolumeX, X } from 'lucide-react';
+import { ArrowLeft, Info, Lock, Maximize, MessageSquare, Minimize, RotateCw, UserPlus, Users, Volume2, VolumeX, X } from 'lucide-react';
 import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Ack, type Card, type GameIdPayload, type GameOver, type JoinGamePayload, type MakeBidPayload, type PlayCardPayload } from '@spades/common';
 import { useSession } from '../session/session';
 import { useSocket, useSocketEvent, type SpecIdentity } from '../socket/socket';
@@ -19,6 +19,7 @@ import { SeatBadge, SpectatorEye } from './Seat';
 import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog, type GameOverModel } from './overlays';
 import { normalizeHandSummary, normalizeTable, positionOf, seatColor, toPlayerView, trickOf, type HandScoreSummaryModel, type TableModel } from './model';
 import { replayPath } from '../replay/paths';
+import { InvitePanel } from './InvitePanel';
 import './table.css';
 
 export * from './timing';
@@ -63,6 +64,7 @@ export function TablePage() {
   const [starting, setStarting] = useState(false);
   const [playAgainText, setPlayAgainText] = useState<string | null>(null);
   const [leaveConfirm, setLeaveConfirm] = useState(false);
+  const [inviteOpen, setInviteOpen] = useState(false);
   const [muted, setMutedState] = useState(isMuted());
   const [fullscreen, setFullscreen] = useState(false);
   // Deal animation and bidding gate (§4), order-independent: the animation runs once per new hand (handKey),
@@ -768,9 +770,19 @@ export function TablePage() {
           <span className="badge badge-dim">{table.gameMode}</span>
           <span className="gold num hide-narrow">{formatCoins(table.buyIn)}</span>
           {spectating && <span className="badge badge-neutral">SPECTATING</span>}
+          {table.private && (
+            <span className="badge badge-outline" title="Private table: invitation only">
+              <Lock size={11} aria-hidden="true" /> PRIVATE
+            </span>
+          )}
         </div>
         {details}
         <div className="table-top-right">
+          {mySeat !== null && table.status !== 'COMPLETED' && (
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setInviteOpen(true)} aria-label="Invite players">
+              <UserPlus size={15} /> <span className="hide-narrow">Invite</span>
+            </button>
+          )}
           {scores}
           <button type="button" className="icon-btn" aria-label={muted ? 'Unmute sounds' : 'Mute sounds'} aria-pressed={muted} onClick={() => setMuted(!muted)}>
             {muted ? <VolumeX size={18} /> : <Volume2 size={18} />}
@@ -924,6 +936,18 @@ export function TablePage() {
           </button>
         </div>
       </Modal>
+      {inviteOpen && (
+        <InvitePanel
+          open
+          onOpenChange={setInviteOpen}
+          gameId={gameId}
+          isHost={isHost}
+          isPrivate={table.private === true}
+          canHoldSeat={table.status === 'WAITING' && table.seats.some((s) => !s)}
+          members={[...table.seats.map((s) => s?.id ?? ''), ...table.spectators.map((s) => s.id)].filter(Boolean)}
+          pending={table.invitations ?? []}
+        />
+      )}
       <ConfirmDialog
         open={leaveConfirm}
         title="Leave the table?"

@@ -89,6 +89,9 @@ export interface TableModel {
   chat: ChatMessage[];
   /** serverTime − Date.now() when the view arrived (for deadlines). */
   clockOffset: number;
+  /** Private table and its pending invitations (issue #12); optional for older payloads and fixtures. */
+  private?: boolean;
+  invitations?: { userId: string; username: string; seatIndex: number | null; reservedUntil: number | null }[];
 }
 
 type Obj = Record<string, unknown>;
@@ -246,6 +249,11 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
     lastHandSummary: summaryOf(o.lastHandSummary),
     chat: arr(o.chat).map(normalizeChat).filter((m): m is ChatMessage => m !== null),
     clockOffset: serverTime - Date.now(),
+    private: o.private === true,
+    invitations: arr(o.invitations).map((i) => {
+      const io = obj(i);
+      return { userId: str(io.userId), username: str(io.username, 'Player'), seatIndex: numOrNull(io.seatIndex), reservedUntil: numOrNull(io.reservedUntil) };
+    }),
   };
 }
 
