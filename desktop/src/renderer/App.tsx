@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { useSession } from './session/session';
 import { LoadingScreen } from './components/ui';
@@ -9,7 +9,7 @@ import { LobbyPage } from './pages/LobbyPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { LeaderboardPage } from './pages/LeaderboardPage';
 import { InviteGate } from './table/InviteGate';
-import { rememberReturnTo } from './lib/return-to';
+import { clearReturnTo, rememberReturnTo } from './lib/return-to';
 
 const TablePage = lazy(() => import('./table/TablePage').then((m) => ({ default: m.TablePage })));
 const ReplayPage = lazy(() => import('./replay/ReplayPage').then((m) => ({ default: m.ReplayPage })));
@@ -17,6 +17,9 @@ const ReplayPage = lazy(() => import('./replay/ReplayPage').then((m) => ({ defau
 function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useSession();
   const location = useLocation();
+  useEffect(() => {
+    if (status === 'authenticated') clearReturnTo();
+  }, [status]);
   if (status === 'loading') return <LoadingScreen />;
   if (status !== 'authenticated') {
     // an invite link (or any deep page) opened while signed out: sign in first, then come back here

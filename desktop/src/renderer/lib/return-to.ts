@@ -17,13 +17,21 @@ export function rememberReturnTo(path: string): void {
   }
 }
 
-/** The remembered path (once), else '/'. */
+/** The remembered path, else '/'. It stays until the page is reached (clearReturnTo), so a re-render cannot lose it. */
 export function takeReturnTo(): string {
   try {
     const p = sessionStorage.getItem(KEY);
-    sessionStorage.removeItem(KEY);
     return isSafeReturnPath(p) ? p : '/';
   } catch {
     return '/';
+  }
+}
+
+/** The remembered page was reached (or is no longer wanted). */
+export function clearReturnTo(): void {
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    /* storage unavailable */
   }
 }

@@ -21,8 +21,9 @@ export function AuthCallbackPage() {
       navigate('/login', { replace: true });
       return;
     }
+    const target = takeReturnTo();
     completeExternalLogin(token)
-      .then(() => navigate(takeReturnTo(), { replace: true }))
+      .then(() => navigate(target, { replace: true }))
       .catch(() => {
         clearToken();
         navigate('/login', { replace: true });

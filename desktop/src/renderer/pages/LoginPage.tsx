@@ -16,17 +16,19 @@ export function LoginPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  if (status === 'authenticated') return <Navigate to="/" replace />;
+  if (status === 'authenticated') return <Navigate to={takeReturnTo()} replace />;
 
   const creating = mode === 'create';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError('');
     setBusy(true);
+    // decided before signing in: once signed in, the page reached clears the remembered path
+    const target = takeReturnTo();
     try {
       if (creating) await register(username.trim(), email.trim(), password);
       else await login(email.trim(), password);
-      navigate(takeReturnTo(), { replace: true });
+      navigate(target, { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : creating ? 'Registration failed' : 'Login failed');
     } finally {

@@ -15,7 +15,7 @@ export function RegisterPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  if (status === 'authenticated') return <Navigate to="/" replace />;
+  if (status === 'authenticated') return <Navigate to={takeReturnTo()} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -25,9 +25,11 @@ export function RegisterPage() {
       return;
     }
     setBusy(true);
+    // decided before signing in: once signed in, the page reached clears the remembered path
+    const target = takeReturnTo();
     try {
       await register(username.trim(), email.trim(), password);
-      navigate(takeReturnTo(), { replace: true });
+      navigate(target, { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : 'Registration failed');
     } finally {
