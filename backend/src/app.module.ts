@@ -11,6 +11,7 @@ import { AuthModule } from './auth/auth.module';
 import { CoinsModule } from './coins/coins.module';
 import { HealthController } from './health/health.controller';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
+import { MetricsModule } from './metrics/metrics.module';
 import { LobbyModule } from './realtime/lobby.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SocialModule } from './social/social.module';
@@ -23,6 +24,7 @@ import { UsersModule } from './users/users.module';
  * The games module (issue #4) is added to this list.
  */
 export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
+  MetricsModule,
   CoinsModule,
   StatsModule,
   RealtimeModule,
@@ -49,7 +51,7 @@ export class AppModule {
         DatabaseModule,
         ServeStaticModule.forRoot({
           rootPath: join(__dirname, '..', '..', 'desktop', 'dist', 'web'),
-          exclude: ['/api/{*path}', '/health', '/socket.io/{*path}'],
+          exclude: ['/api/{*path}', '/health', '/metrics', '/socket.io/{*path}'],
         }),
         ...FEATURE_MODULES,
       ],

@@ -114,7 +114,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.use(jsonBody());
-  app.setGlobalPrefix('api', { exclude: ['health'] });
+  app.setGlobalPrefix('api', { exclude: ['health', 'metrics'] });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableCors({ origin: corsOriginCheck(config), credentials: true });

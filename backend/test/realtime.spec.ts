@@ -66,6 +66,7 @@ describe('realtime: authentication, presence, lobby chat', () => {
     const good = waitForEvent(s, 'authenticated');
     s.emit('authenticate', { token: u.token, userId: 'someone-else' });
     expect(await good).toEqual({ success: true, userId: u.user.id });
+    s.emit('watch_lobby', {});
     await sleep(200);
     expect(presence.some((ids) => ids.includes(u.user.id))).toBe(true);
     expect(chats).toEqual([]);
@@ -75,25 +76,28 @@ describe('realtime: authentication, presence, lobby chat', () => {
     await expect(connectSocket(t.url, 'nope')).rejects.toThrow(/authentication failed/);
   });
 
-  it('presence: online_users on every change; several tabs count once', async () => {
+  it('presence: lobby watchers get online_users, then a presence_changed per change; several tabs count once', async () => {
     const watcher = await registerUser(t.url);
     const u = await registerUser(t.url);
     const w = track(await connectSocket(t.url, watcher.token));
-    const comesOnline = waitForEvent(w, 'online_users', (ids) => ids.includes(u.user.id));
+    const initial = waitForEvent(w, 'online_users');
+    w.emit('watch_lobby', {});
+    expect(await initial).toContain(watcher.user.id);
+    const comesOnline = waitForEvent(w, 'presence_changed', (p) => p.online.includes(u.user.id));
     const tab1 = track(await connectSocket(t.url, u.token));
-    const ids = await comesOnline;
-    expect(ids.filter((id) => id === u.user.id)).toHaveLength(1);
-    const updates = recordEvents(w, 'online_users');
+    const change = await comesOnline;
+    expect(change.online.filter((id: string) => id === u.user.id)).toHaveLength(1);
+    const updates = recordEvents(w, 'presence_changed');
     const tab2 = track(await connectSocket(t.url, u.token));
-    await sleep(150);
+    await sleep(600);
     expect(updates).toEqual([]); // second tab: no change, no broadcast
     tab1.close();
-    await sleep(150);
+    await sleep(600);
     expect(updates).toEqual([]); // still online through tab2
-    const goesOffline = waitForEvent(w, 'online_users', (ids2) => !ids2.includes(u.user.id));
+    const goesOffline = waitForEvent(w, 'presence_changed', (p) => p.offline.includes(u.user.id));
     tab2.close();
     const after = await goesOffline;
-    expect(after).toContain(watcher.user.id);
+    expect(after.online).not.toContain(u.user.id);
   });
 
   it('lobby chat: trimmed, stored, delivered to everyone; empty and over-long messages rejected', async () => {
@@ -348,9 +352,11 @@ describe('realtime: authentication, presence, lobby chat', () => {
     const own = waitForEvent(sw, 'lobby_chat_message', (m) => m.message === 'anyone with an expired token?');
     sw.emit('lobby_chat_message', 'anyone with an expired token?');
     await own;
-    track(await connectSocket(t.url, (await registerUser(t.url)).token)); // an online_users broadcast
+    s.emit('watch_lobby', {}); // refused: not authenticated
+    track(await connectSocket(t.url, (await registerUser(t.url)).token)); // a presence change
+    await sleep(400);
     await flush(s);
-    expect(events.filter(([e]) => e === 'lobby_chat_message' || e === 'online_users')).toEqual([]);
+    expect(events.filter(([e]) => e === 'lobby_chat_message' || e === 'online_users' || e === 'presence_changed' || e === 'games_updated')).toEqual([]);
     expect(events.filter(([e]) => e === 'authenticated').map(([, p]) => p)).toEqual([
       { success: false, message: 'Invalid or expired session' },
       { success: false, message: 'Invalid or expired session' },

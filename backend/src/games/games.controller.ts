@@ -131,6 +131,7 @@ export class GamesController {
     const b = (body ?? {}) as { userId?: unknown; reserveSeat?: unknown };
     if (typeof b.userId !== 'string' || !b.userId) throw new TableError('userId is required');
     const to = await this.people.find(b.userId);
+    await this.people.assertCanInvite(userId, to.userId);
     return this.games.invitePlayer(id, await this.people.get(userId), to, b.reserveSeat === true);
   }
 

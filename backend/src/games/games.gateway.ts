@@ -8,6 +8,7 @@ import { Logger } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import { parseChatInput } from '@spades/common';
 import type { Socket } from 'socket.io';
+import { LOBBY_LIST_FULL_ROOM, LOBBY_VIEW_ROOM, RealtimeService } from '../realtime/realtime.service';
 import { GamesService } from './games.service';
 import { ParticipantsService } from './participants.service';
 import { TableError } from './table';
@@ -59,6 +60,7 @@ export class GamesGateway {
   constructor(
     private readonly games: GamesService,
     private readonly people: ParticipantsService,
+    private readonly realtime: RealtimeService,
   ) {}
 
   private async run(client: Socket, event: string, fn: (userId: string) => Promise<unknown>): Promise<unknown> {
@@ -95,6 +97,32 @@ export class GamesGateway {
    * Seated or watching: re-subscribe and get the exact view (reconnect), seating never changes. Left this
    * table: watch. A newcomer: sit (seat given / free seat) or watch.
    */
+  /**
+   * The client shows the lobby: `games_updated` (full list) and `online_users` once, then table-list deltas
+   * (`game_added` / `game_changed` / `game_removed`) and `presence_changed`; `{full:true}` asks for the full
+   * list (coalesced, at most once a second) instead of deltas.
+   */
+  @SubscribeMessage('watch_lobby')
+  watchLobby(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'watch_lobby', async (userId) => {
+      const full = obj(data).full === true;
+      await c.join(full ? [LOBBY_VIEW_ROOM, LOBBY_LIST_FULL_ROOM] : LOBBY_VIEW_ROOM);
+      if (!full) await c.leave(LOBBY_LIST_FULL_ROOM);
+      c.emit('games_updated', this.games.list(userId));
+      c.emit('online_users', this.realtime.onlineUserIds());
+      return {};
+    });
+  }
+
+  @SubscribeMessage('unwatch_lobby')
+  unwatchLobby(@ConnectedSocket() c: Socket) {
+    return this.run(c, 'unwatch_lobby', async () => {
+      await c.leave(LOBBY_VIEW_ROOM);
+      await c.leave(LOBBY_LIST_FULL_ROOM);
+      return {};
+    });
+  }
+
   @SubscribeMessage('join_game')
   joinGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
     return this.run(c, 'join_game', async (userId) => {
@@ -201,6 +229,7 @@ export class GamesGateway {
       const p = obj(data);
       if (typeof p.userId !== 'string' || !p.userId) throw new TableError('userId is required');
       const to = await this.people.find(p.userId);
+      await this.people.assertCanInvite(userId, to.userId);
       return this.games.invitePlayer(gameIdOf(p), await this.people.get(userId), to, p.reserveSeat === true);
     });
   }

@@ -5,6 +5,9 @@ import { HistoryService } from './history';
 import { GAMES_CONFIG, loadGamesConfig } from './games.config';
 import { GamesGateway } from './games.gateway';
 import { GamesService } from './games.service';
+import { GamesSettlement } from './games.settlement';
+import { TableFanout } from './table.fanout';
+import { TableStore } from './table.store';
 import { ParticipantsService } from './participants.service';
 import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
 
@@ -20,6 +23,9 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
     GamesLedger,
+    TableStore,
+    TableFanout,
+    GamesSettlement,
     ParticipantsService,
     GamesService,
     HistoryService,

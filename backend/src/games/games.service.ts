@@ -1,22 +1,23 @@
 /**
- * Tables at runtime: one actor per open table serialises every command (a promise queue), applies it to a
- * draft of the table record through the TableMachine (rules from @spades/common), persists the snapshot +
- * an event-log row in ONE transaction (with the escrow transfers when a rated game starts), then emits the
- * personalised events and re-arms the table's timer from the stored deadlines. Settlement of a finished rated
- * game runs right after, exactly once (unique settlement row), with the stats in the same transaction.
+ * Tables at runtime — the façade the gateway and the controller call. Each open table is an actor
+ * (table.actor.ts) whose commands run one at a time: the command body changes a draft of the table record
+ * through the TableMachine (rules from @spades/common), the table store appends the event (and a snapshot at
+ * boundaries) in a group commit (table.store.ts), then the fan-out sends every recipient its own view
+ * (table.fanout.ts) and the timers re-arm from the stored deadlines (table.timers.ts). Settlement of a finished
+ * rated game runs right after, exactly once (games.settlement.ts).
  */
-import { Inject, Injectable, Optional, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { apply, GameAction, GameInvitation, payoutsFor, Seat, validateSettings, viewFor } from '@spades/common';
-import { BotPool, botLevelFromEnv } from '../bots/bot-pool';
-import { randomInt, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
+import { GameInvitation, validateSettings } from '@spades/common';
+import { randomUUID } from 'node:crypto';
+import { BotPool } from '../bots/bot-pool';
+import { MetricsService } from '../metrics/metrics.service';
 import { GAMES_CONFIG } from './games.config';
 import type { GamesConfig } from './games.config';
-import { GamesLedger, GamesRealtime, NOT_ENOUGH_COINS, NotEnoughCoinsError } from './ports';
+import { GamesSettlement } from './games.settlement';
+import { GamesLedger } from './ports';
 import type { GameListItem, TableView } from './protocol';
 import {
   ActorKind,
-  AppliedAction,
   Effects,
   hostId,
   invitationPayload,
@@ -30,11 +31,17 @@ import {
   TableMachine,
   TableRecord,
 } from './table';
-import { listItem, notePayload, Recipient, tableView } from './wire';
-import { recordFinishedGame } from './history';
-import { canSeeInLobby, isMember, lobbyAudience, mayEnter } from './visibility';
+import { canonicalJson, TableActor, TableRegistry } from './table.actor';
+import { needsSnapshot, tableDelta } from './table.delta';
+import { TableFanout } from './table.fanout';
+import { TableStore, TableWrite } from './table.store';
+import { TableTimers } from './table.timers';
+import { listItem, tableView } from './wire';
+import { canSeeInLobby, isMember, mayEnter } from './visibility';
 
 export const PRIVATE_TABLE = 'This table is private: you need an invitation';
+
+export { canonicalJson } from './table.actor';
 
 class NoChange extends Error {}
 
@@ -43,21 +50,6 @@ class Unchanged extends Error {}
 
 export const DUPLICATE_ACTION_ID = 'Duplicate action id';
 
-/** A client action already done: what it was (type + canonical payload) and what it answered. */
-interface DoneAction {
-  type: string;
-  payload: string;
-  result: unknown;
-}
-
-interface Actor {
-  rec: TableRecord;
-  queue: Promise<unknown>;
-  timer: NodeJS.Timeout | null;
-  /** Client actions by `${userId}:${actionId}` (idempotency). */
-  results: Map<string, DoneAction>;
-}
-
 export interface CommandOptions {
   type: string;
   actor?: string;
@@ -65,62 +57,58 @@ export interface CommandOptions {
   payload?: unknown;
 }
 
-/** JSON with sorted keys (jsonb does not keep key order): compares a retry's payload with the stored one. */
-export function canonicalJson(value: unknown): string {
-  const norm = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(norm);
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      return Object.fromEntries(
-        Object.keys(o)
-          .filter((k) => o[k] !== undefined)
-          .sort()
-          .map((k) => [k, norm(o[k])]),
-      );
-    }
-    return v;
-  };
-  return JSON.stringify(norm(value === undefined ? null : JSON.parse(JSON.stringify(value ?? null)))) ?? 'null';
-}
-
 @Injectable()
-export class GamesService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly log = new Logger('Games');
-  private readonly actors = new Map<string, Actor>();
+  private readonly tables = new TableRegistry();
   readonly machine: TableMachine;
+  private readonly timers: TableTimers;
   private stopping = false;
 
   constructor(
-    private readonly ds: DataSource,
     @Inject(GAMES_CONFIG) readonly cfg: GamesConfig,
     private readonly ledger: GamesLedger,
-    private readonly realtime: GamesRealtime,
+    private readonly store: TableStore,
+    private readonly fanout: TableFanout,
+    private readonly settlement: GamesSettlement,
     @Optional() private readonly bots?: BotPool,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
     this.machine = new TableMachine(cfg);
+    this.timers = new TableTimers(this.machine, cfg, (actor) => this.due(actor), bots);
+    fanout.setListProvider(() => this.list());
+    if (metrics) {
+      metrics.gauge('spades_live_tables', 'Open tables driven by this server', () => this.tables.size);
+      metrics.gauge('spades_playing_tables', 'Tables with a game in progress', () => {
+        let n = 0;
+        for (const a of this.tables.all()) if (a.rec.status !== 'WAITING' && a.rec.status !== 'CLOSED') n++;
+        return n;
+      });
+      if (bots) {
+        metrics.gauge('spades_bot_queue_depth', 'Bot decisions waiting for a worker', () => bots.stats().queued);
+        metrics.gauge('spades_bot_workers', 'Bot worker threads', () => bots.stats().workers);
+        metrics.gauge('spades_bot_decisions_completed', 'Strong-bot decisions answered by the workers since start', () => bots.stats().completed);
+        metrics.gauge('spades_bot_fallbacks', 'Bot decisions answered by the inline fallback since start', () => bots.stats().fallbacks);
+      }
+    }
   }
 
   // ------------------------------------------------------------------ boot / shutdown
 
   async onApplicationBootstrap(): Promise<void> {
-    const rows: { id: string; snapshot: TableRecord; seq: number }[] = await this.ds.query(
-      `SELECT id, snapshot, seq FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`,
-    );
-    for (const row of rows) {
-      const actor = this.addActor(row.snapshot);
-      const done: { actor: string; action_id: string; type: string; payload: unknown; result: unknown }[] = await this.ds.query(
-        `SELECT actor, action_id, type, payload, result FROM game_events WHERE game_id = $1 AND action_id IS NOT NULL ORDER BY seq DESC LIMIT 500`,
-        [row.id],
-      );
-      for (const d of done) actor.results.set(`${d.actor}:${d.action_id}`, { type: d.type, payload: canonicalJson(d.payload), result: d.result });
+    const restored = await this.store.loadOpen(this.cfg.chatHistory);
+    for (const t of restored) {
+      const actor = this.tables.add(t.rec, t.seq, t.eventsSinceSnapshot);
+      for (const d of t.results) actor.results.set(`${d.actor}:${d.actionId}`, { type: d.type, payload: canonicalJson(d.payload), result: d.result });
       if (actor.rec.settlement === 'pending') {
-        actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.log.error(`settlement of ${row.id}: ${(e as Error).message}`));
+        actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.log.error(`settlement of ${actor.rec.id}: ${(e as Error).message}`));
       }
-      const restored = this.restoreTurn(actor);
-      this.arm(actor);
-      await restored;
+      const turn = this.restoreTurn(actor);
+      this.timers.arm(actor);
+      await turn;
+      if (actor.rec.status !== 'CLOSED') this.fanout.lobby(actor.rec);
     }
-    if (rows.length) this.log.log(`Restored ${rows.length} table(s)`);
+    if (restored.length) this.log.log(`Restored ${restored.length} table(s)`);
   }
 
   /**
@@ -128,10 +116,10 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
    * server was down must not charge them a timeout. Every other deadline (bot, trick, summary, result, seat
    * replacement) keeps its stored value and fires at once when due.
    */
-  private async restoreTurn(actor: Actor): Promise<void> {
+  private async restoreTurn(actor: TableActor): Promise<void> {
     const rec = actor.rec;
     const e = rec.engine;
-    if (rec.flow?.kind !== 'turn' || (e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || !isHuman(rec.seats[e.turn as Seat])) return;
+    if (rec.flow?.kind !== 'turn' || (e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || !isHuman(rec.seats[e.turn as number])) return;
     // queued before the timer can fire (the stale deadline then finds nothing due); awaited by the boot restore so
     // a client re-joining right after the restart already sees the fresh deadline
     await this.command(rec.id, { type: 'restore_turn', payload: { seat: e.turn } }, (draft) => {
@@ -140,27 +128,28 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     }).catch((err) => this.log.error(`restoring the turn of ${rec.id}: ${(err as Error).message}`));
   }
 
+  /** Timers stop first, before the socket.io adapter (and its Redis clients) closes. */
+  onModuleDestroy(): void {
+    this.onApplicationShutdown();
+  }
+
   onApplicationShutdown(): void {
     this.stopping = true;
-    for (const a of this.actors.values()) if (a.timer) clearTimeout(a.timer);
+    this.timers.stopping = true;
+    for (const a of this.tables.all()) this.timers.cancel(a);
   }
 
   /** Waits until every queued command has finished (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.actors.values()].map((a) => a.queue.catch(() => undefined)));
-  }
-
-  private addActor(rec: TableRecord): Actor {
-    const actor: Actor = { rec, queue: Promise.resolve(), timer: null, results: new Map() };
-    this.actors.set(rec.id, actor);
-    return actor;
+    await Promise.all([...this.tables.all()].map((a) => a.queue.catch(() => undefined)));
+    await this.store.drain();
   }
 
   // ------------------------------------------------------------------ queries
 
   /** The lobby list as `userId` may see it (private tables only for their members and invitees; null: public only). */
   list(userId: string | null = null): GameListItem[] {
-    return [...this.actors.values()]
+    return [...this.tables.all()]
       .map((a) => a.rec)
       .filter((r) => r.status !== 'CLOSED' && canSeeInLobby(r, userId))
       .sort((a, b) => b.createdAt - a.createdAt)
@@ -176,12 +165,12 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async record(gameId: string): Promise<TableRecord> {
-    const a = this.actors.get(gameId);
+    const a = this.tables.get(gameId);
     if (a) return a.rec;
     if (!/^[0-9a-f-]{36}$/i.test(gameId)) throw new NotFoundException('Game not found');
-    const rows: { snapshot: TableRecord }[] = await this.ds.query(`SELECT snapshot FROM games WHERE id = $1`, [gameId]);
-    if (!rows.length) throw new NotFoundException('Game not found');
-    return rows[0].snapshot;
+    const rec = await this.store.load(gameId, this.cfg.chatHistory);
+    if (!rec) throw new NotFoundException('Game not found');
+    return rec;
   }
 
   // ------------------------------------------------------------------ commands
@@ -190,33 +179,18 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     const v = validateSettings(settingsInput);
     if (!v.ok) throw new TableError(v.message);
     await this.ledger.assertCanAfford(creator.userId, v.settings.buyIn);
-    const existing = this.tableOfSeatedUser(creator.userId);
-    if (existing) throw new TableError('You are already seated at another table');
+    if (this.tables.tableOfSeatedUser(creator.userId)) throw new TableError('You are already seated at another table');
     const id = randomUUID();
     const rec = newTable(id, v.settings, creator, Date.now(), opts);
     const fx = newEffects('create');
     this.machine.announce(rec, fx, creator);
     fx.lobby = true;
-    await this.ds.transaction(async (m) => {
-      await m.query(`INSERT INTO games (id, status, seq, snapshot) VALUES ($1, $2, 1, $3)`, [id, rec.status, JSON.stringify(rec)]);
-      await m.query(`INSERT INTO game_events (game_id, seq, type, actor, actor_kind, payload) VALUES ($1, 1, 'create', $2, 'human', $3)`, [
-        id,
-        creator.userId,
-        JSON.stringify({ settings: v.settings }),
-      ]);
-    });
-    const actor = this.addActor(rec);
-    this.emit(actor.rec, fx);
+    await this.store.insertNew(rec, creator.userId, { settings: v.settings });
+    // a concurrent create by the same user may have won the race meanwhile: the table exists, it is theirs
+    this.tables.add(rec, 1);
+    this.metrics?.actions.inc({ type: 'create', outcome: 'ok' });
+    this.fanout.table(null, rec, fx);
     return tableView(rec, 0, Date.now());
-  }
-
-  /** A table where the user holds a seat and the game is not over (a user plays at one table at a time). */
-  private tableOfSeatedUser(userId: string): TableRecord | null {
-    for (const a of this.actors.values()) {
-      const r = a.rec;
-      if (r.status !== 'CLOSED' && r.status !== 'COMPLETED' && seatOf(r, userId) !== null) return r;
-    }
-    return null;
   }
 
   /**
@@ -243,7 +217,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
    */
   private async sit(rec: TableRecord, fx: Effects, user: Participant, seat: number | undefined): Promise<void> {
     if (seatOf(rec, user.userId) === null) {
-      const other = this.tableOfSeatedUser(user.userId);
+      const other = this.tables.tableOfSeatedUser(user.userId);
       if (other && other.id !== rec.id) throw new TableError('You are already seated at another table');
       if (rec.status === 'WAITING') await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
     }
@@ -286,7 +260,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   // ------------------------------------------------------------------ invitations (issue #12)
 
-  /** The invite token (host only), created on first use. */
+  /** The invite token (host only), created on first use; `renew`: a new one (the old link stops working). */
   async inviteToken(gameId: string, userId: string, renew = false): Promise<string> {
     const rec = await this.record(gameId);
     if (!renew && rec.inviteToken && hostId(rec) === userId) return rec.inviteToken;
@@ -305,14 +279,8 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
     });
   }
 
-  /** In-app invitation of another user (friends only, nobody blocked either way). */
-  async invitePlayer(gameId: string, from: Participant, to: Participant, reserveSeat: boolean): Promise<{ ok: true; reservedSeat: number | null }> {
-    const rel: { user_id: string; kind: string }[] = await this.ds.query(
-      `SELECT user_id, kind FROM user_relations WHERE (user_id = $1 AND target_id = $2) OR (user_id = $2 AND target_id = $1)`,
-      [from.userId, to.userId],
-    );
-    if (rel.some((r) => r.kind === 'block')) throw new TableError('You cannot invite this player', 403);
-    if (!rel.some((r) => r.kind === 'friend' && r.user_id === from.userId)) throw new TableError('You can only invite your friends', 403);
+  /** In-app invitation of another user (the caller checked the friendship: ParticipantsService.assertCanInvite). */
+  invitePlayer(gameId: string, from: Participant, to: Participant, reserveSeat: boolean): Promise<{ ok: true; reservedSeat: number | null }> {
     return this.command(gameId, { type: 'invite_player', actor: from.userId, payload: { userId: to.userId, reserveSeat } }, (draft, fx) => {
       const inv = this.machine.invite(draft, fx, from, to, reserveSeat);
       return { ok: true as const, reservedSeat: inv.seat };
@@ -329,7 +297,7 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
   /** Pending invitations of a user at open tables. */
   invitationsFor(userId: string): GameInvitation[] {
     const out: GameInvitation[] = [];
-    for (const a of this.actors.values()) {
+    for (const a of this.tables.all()) {
       const r = a.rec;
       if (r.status === 'CLOSED') continue;
       const inv = (r.invitations ?? []).find((i) => i.userId === userId);
@@ -407,11 +375,12 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
    * unchanged. A client action id already seen returns the original result without doing anything.
    */
   async command<T>(gameId: string, opts: CommandOptions, fn: (rec: TableRecord, fx: Effects) => T | Promise<T>): Promise<T> {
-    const actor = this.actors.get(gameId);
+    const actor = this.tables.get(gameId);
     if (!actor) {
       await this.record(gameId); // 404 when unknown
       throw new TableError('This game is closed');
     }
+    const queued = performance.now();
     const run = async (): Promise<T> => {
       const key = opts.actionId ? `${opts.actor}:${opts.actionId}` : null;
       const payload = canonicalJson(opts.payload);
@@ -421,7 +390,8 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         if (done.type !== opts.type || done.payload !== payload) throw new TableError(DUPLICATE_ACTION_ID, 409);
         return done.result as T;
       }
-      const draft = structuredClone(actor.rec);
+      const prev = actor.rec;
+      const draft = structuredClone(prev);
       const fx = newEffects(opts.type);
       let result: T;
       try {
@@ -431,27 +401,38 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         throw e;
       }
       this.machine.scheduleFlow(draft);
-      await this.persist(draft, fx, opts, result);
-      actor.rec = draft;
+      await this.persist(actor, prev, draft, fx, opts, result);
+      this.tables.update(actor, draft);
       if (key) actor.results.set(key, { type: opts.type, payload, result });
-      this.emit(draft, fx);
-      this.arm(actor);
+      this.fanout.table(prev, draft, fx);
+      this.timers.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
       if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);
       return result;
     };
     const p = actor.queue.then(run, run);
     actor.queue = p.catch(() => undefined);
+    if (this.metrics) {
+      const kind = opts.actor ? 'human' : 'server';
+      p.then(
+        () => {
+          this.metrics!.actions.inc({ type: opts.type, outcome: 'ok' });
+          this.metrics!.ackLatency.observe({ kind }, performance.now() - queued);
+        },
+        (e) => this.metrics!.actions.inc({ type: opts.type, outcome: e instanceof NoChange ? 'nothing_due' : 'refused' }),
+      );
+    }
     return p;
   }
 
-  private drop(actor: Actor): void {
-    if (actor.timer) clearTimeout(actor.timer);
-    actor.timer = null;
-    this.actors.delete(actor.rec.id);
+  private drop(actor: TableActor): void {
+    this.timers.cancel(actor);
+    actor.botPlan = null;
+    this.tables.remove(actor);
   }
 
-  private async persist(rec: TableRecord, fx: Effects, opts: CommandOptions, result: unknown): Promise<void> {
+  /** Stores the command: one event row (+ a snapshot at boundaries), with the escrow transfers at a rated start. */
+  private async persist(actor: TableActor, prev: TableRecord, rec: TableRecord, fx: Effects, opts: CommandOptions, result: unknown): Promise<void> {
     // Who issued the row: a user's command, else the server's timer on behalf of a timed-out human / a bot seat.
     const kind: ActorKind = opts.actor
       ? 'human'
@@ -460,165 +441,49 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
         : fx.actions.some((a) => a.by === 'bot')
           ? 'bot'
           : 'server';
-    await this.ds.transaction(async (m) => {
-      if (fx.escrow) await this.collectBuyIns(m, rec);
-      await this.writeSnapshot(m, rec, {
-        type: fx.logType,
-        actor: opts.actor ?? null,
-        actorKind: kind,
-        actionId: opts.actionId ?? null,
-        payload: opts.payload ?? null,
-        result: result ?? null,
-        actions: fx.actions,
-      });
-    });
-  }
-
-  /** Stores the snapshot and appends the event-log row (every applied engine action with who made it). */
-  private async writeSnapshot(
-    m: EntityManager,
-    rec: TableRecord,
-    ev: { type: string; actor: string | null; actorKind: ActorKind; actionId: string | null; payload: unknown; result: unknown; actions: AppliedAction[] },
-  ): Promise<void> {
-    const { type, actor, actionId, payload, result } = ev;
-    const res: unknown[] = await m.query(
-      `UPDATE games SET status = $2, snapshot = $3, seq = seq + 1, updated_at = now(),
-              finished_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE to_timestamp($4::bigint / 1000.0) END
-        WHERE id = $1 RETURNING seq`,
-      [rec.id, rec.status, JSON.stringify(rec), rec.finishedAt],
-    );
-    // TypeORM answers an UPDATE … RETURNING on postgres with [rows, affected]
-    const rows = (Array.isArray(res[0]) ? res[0] : res) as { seq: number }[];
-    const seq = rows[0].seq;
-    await m.query(
-      `INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result, actor_kind, actions)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        rec.id,
-        seq,
-        type,
-        actor,
-        actionId,
-        payload === null ? null : JSON.stringify(payload),
-        result === null ? null : JSON.stringify(result),
-        ev.actorKind,
-        ev.actions.length ? JSON.stringify(ev.actions) : null,
-      ],
-    );
-    await recordFinishedGame(m, rec);
+    const snapshot = needsSnapshot(prev, rec, actor.eventsSinceSnapshot, fx.escrow);
     const h = rec.engine.history;
-    if (h.length) {
-      const last = h[h.length - 1];
-      await m.query(
-        `INSERT INTO game_hands (game_id, game_number, hand_number, seed, commitment, record) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT DO NOTHING`,
-        [rec.id, rec.gameNumber, last.handNumber, last.seed, last.commitment, JSON.stringify(last)],
-      );
+    const handEnded = h.length > prev.engine.history.length || (h.length > 0 && prev.gameNumber !== rec.gameNumber);
+    const write: TableWrite = {
+      gameId: rec.id,
+      seq: actor.seq + 1,
+      type: fx.logType,
+      actor: opts.actor ?? null,
+      actorKind: kind,
+      actionId: opts.actionId ?? null,
+      payload: opts.payload ?? null,
+      result: result ?? null,
+      actions: fx.actions,
+      delta: tableDelta(prev, rec),
+      snapshot: snapshot ? rec : null,
+      hand: handEnded ? { gameNumber: rec.gameNumber, record: h[h.length - 1] } : null,
+    };
+    if (fx.escrow) {
+      await this.store.transaction(async (m) => {
+        await this.settlement.collectBuyIns(m, rec);
+        await this.store.writeIn(m, write);
+      });
+    } else {
+      await this.store.append(write);
     }
-  }
-
-  private escrowRef(rec: TableRecord): string {
-    return `${rec.id}:${rec.gameNumber}`;
-  }
-
-  /**
-   * Rated start: every human's balance is re-checked inside the start transaction (their coins may have moved
-   * since they sat down); one short → the start fails as a whole, nothing moves. The transfers re-check under
-   * row locks.
-   */
-  private async collectBuyIns(m: EntityManager, rec: TableRecord): Promise<void> {
-    const short = await this.ledger.unableToPay(
-      m,
-      rec.participants.map((p) => p.userId),
-      rec.settings.buyIn,
-    );
-    if (short.length) {
-      const names = rec.participants.filter((p) => short.includes(p.userId)).map((p) => p.username);
-      throw new TableError(`${NOT_ENOUGH_COINS}: ${names.join(', ')} cannot cover the buy-in`);
-    }
-    for (const p of rec.participants) {
-      try {
-        await this.ledger.buyIn(m, p.userId, rec.id, rec.settings.buyIn, this.escrowRef(rec));
-      } catch (e) {
-        if (e instanceof NotEnoughCoinsError) throw new TableError(NOT_ENOUGH_COINS);
-        throw e;
-      }
-    }
+    actor.seq = write.seq;
+    actor.eventsSinceSnapshot = snapshot ? 0 : actor.eventsSinceSnapshot + 1;
   }
 
   // ------------------------------------------------------------------ settlement
 
-  /**
-   * Pays a finished (or abandoned) rated game out of escrow exactly once: the settlement row is unique per
-   * (game, gameNumber); payouts per common's payoutsFor to participants still seated, the rest to the house;
-   * stats in the same transaction. A crash inside rolls everything back; the boot restore settles again.
-   */
-  private async settle(actor: Actor): Promise<void> {
-    const rec = structuredClone(actor.rec);
-    if (rec.settlement !== 'pending') return;
-    const result = rec.engine.result;
-    const abandoned = rec.status === 'CLOSED' && !result;
-    const due = result && !abandoned ? payoutsFor(rec.settings, result) : [0, 0, 0, 0];
-    const paid = [0, 0, 0, 0];
-    await this.ds.transaction(async (m) => {
-      const ins: unknown[] = await m.query(
-        `INSERT INTO game_settlements (game_id, game_number, reason, payouts, house_amount) VALUES ($1, $2, $3, '[]', 0)
-         ON CONFLICT DO NOTHING RETURNING game_id`,
-        [rec.id, rec.gameNumber, abandoned ? 'abandoned' : 'completed'],
-      );
-      if (ins.length === 0) {
-        const prev: { payouts: number[] }[] = await m.query(
-          `SELECT payouts FROM game_settlements WHERE game_id = $1 AND game_number = $2`,
-          [rec.id, rec.gameNumber],
-        );
-        prev[0]?.payouts?.forEach((v, i) => (paid[i] = v));
-      } else {
-        const ref = this.escrowRef(rec);
-        let transfers = 0;
-        for (const p of rec.participants) {
-          const amount = due[p.seat];
-          const still = rec.seats[p.seat];
-          const forfeited = (rec.forfeited ?? []).includes(p.userId);
-          if (amount > 0 && !forfeited && isHuman(still) && still.userId === p.userId) {
-            await this.ledger.payout(m, rec.id, p.userId, amount, ref);
-            paid[p.seat] = amount;
-            transfers++;
-            if (transfers === 1 && process.env.GAMES_CRASH_DURING_SETTLEMENT === '1') {
-              // Test hook: die in the middle of the settlement transaction (crash-safety test).
-              process.kill(process.pid, 'SIGKILL');
-              await new Promise(() => undefined);
-            }
-          }
-        }
-        const house = 4 * rec.settings.buyIn - paid.reduce((a, b) => a + b, 0);
-        if (house > 0) await this.ledger.toHouse(m, rec.id, house, ref);
-        if (result && !abandoned) await this.ledger.recordStats(m, rec, result);
-        await m.query(`UPDATE game_settlements SET payouts = $3, house_amount = $4 WHERE game_id = $1 AND game_number = $2`, [
-          rec.id,
-          rec.gameNumber,
-          JSON.stringify(paid),
-          house,
-        ]);
-      }
-      rec.settlement = 'done';
-      rec.payouts = paid;
-      await this.writeSnapshot(m, rec, {
-        type: 'settlement',
-        actor: null,
-        actorKind: 'server',
-        actionId: null,
-        payload: null,
-        result: { payouts: paid },
-        actions: [],
-      });
-    });
-    actor.rec = rec;
-    const fx = newEffects('settlement');
-    this.emit(rec, fx);
-    this.arm(actor);
+  private async settle(actor: TableActor): Promise<void> {
+    const rec = await this.settlement.settle(actor);
+    if (!rec) return;
+    actor.seq += 1;
+    actor.eventsSinceSnapshot = 0;
+    const prev = actor.rec;
+    this.tables.update(actor, rec);
+    this.fanout.table(prev, rec, newEffects('settlement'));
+    this.timers.arm(actor);
   }
 
-  private settlementFailed(actor: Actor, e: unknown): void {
+  private settlementFailed(actor: TableActor, e: unknown): void {
     this.log.error(`Settlement of ${actor.rec.id} failed: ${(e as Error).message}; retrying`);
     if (this.stopping) return;
     setTimeout(() => {
@@ -628,85 +493,17 @@ export class GamesService implements OnApplicationBootstrap, OnApplicationShutdo
 
   // ------------------------------------------------------------------ timers
 
-  private arm(actor: Actor): void {
-    if (actor.timer) clearTimeout(actor.timer);
-    actor.timer = null;
-    if (this.stopping || actor.rec.status === 'CLOSED') return;
-    const at = this.machine.nextDeadline(actor.rec);
-    if (at === null) return;
-    const delay = Math.max(0, at - Date.now());
-    actor.timer = setTimeout(() => {
-      actor.timer = null;
-      this.command(actor.rec.id, { type: 'tick' }, async (rec, fx) => {
-        const seat = this.machine.dueActor(rec);
-        const planned = seat === null ? [] : await this.planBotActions(rec, seat);
-        if (!this.machine.tick(rec, fx, planned)) throw new NoChange();
-      }).catch((e) => {
-        if (e instanceof NoChange) return this.arm(actor);
-        this.log.error(`Timer of table ${actor.rec.id} failed: ${(e as Error).stack ?? e}`);
-        if (!this.stopping && this.actors.has(actor.rec.id)) {
-          actor.timer = setTimeout(() => this.arm(actor), 1000);
-        }
-      });
-    }, Math.min(delay, 2 ** 31 - 1));
-  }
-
-  /**
-   * Decisions of the configured bot level (BOT_LEVEL, default strong) from the shared BotPool when it is
-   * available; the bot only ever sees its seat's view. Empty → the synchronous common bot decides.
-   */
-  private async planBotActions(rec: TableRecord, seat: Seat): Promise<GameAction[]> {
-    if (!this.bots) return [];
-    const out: GameAction[] = [];
-    let state = rec.engine;
-    try {
-      for (let i = 0; i < 3; i++) {
-        const action = await this.bots.decide(botLevelFromEnv(this.cfg.botLevel), viewFor(state, seat), randomInt(0, 2 ** 31));
-        if (!action) break;
-        out.push(action);
-        if (action.type !== 'reveal') break;
-        const r = apply(state, action);
-        if (!r.ok) break;
-        state = r.state;
-      }
-    } catch (e) {
-      this.log.warn(`bot pool failed, using the inline bot: ${(e as Error).message}`);
-      return [];
-    }
-    return out;
-  }
-
-  // ------------------------------------------------------------------ emission
-
-  /** Sends each note to every participant with a payload built from that recipient's own view. */
-  private emit(rec: TableRecord, fx: Effects): void {
-    const now = Date.now();
-    const recipients = new Map<string, Recipient>();
-    rec.seats.forEach((s, i) => {
-      if (isHuman(s)) recipients.set(s.userId, i as Seat);
+  /** The table's earliest deadline passed: a `tick` command runs what is due (bot moves, timeouts, timers). */
+  private due(actor: TableActor): void {
+    this.command(actor.rec.id, { type: 'tick' }, async (rec, fx) => {
+      const seat = this.machine.dueActor(rec);
+      const planned = seat === null ? [] : await this.timers.plan(actor, rec, seat);
+      if (!this.machine.tick(rec, fx, planned)) throw new NoChange();
+    }).catch((e) => {
+      if (e instanceof NoChange) return this.timers.arm(actor);
+      this.log.error(`Timer of table ${actor.rec.id} failed: ${(e as Error).stack ?? e}`);
+      this.timers.retryLater(actor, () => this.tables.get(actor.rec.id) === actor);
     });
-    for (const s of rec.spectators) if (!recipients.has(s.userId)) recipients.set(s.userId, 'spectator');
-    for (const u of fx.removedUsers) if (!recipients.has(u)) recipients.set(u, 'spectator');
-    const notes = [...fx.notes, { type: 'game_update' as const }];
-    for (const [userId, viewer] of recipients) {
-      const view = tableView(rec, viewer, now);
-      for (const note of notes) {
-        this.realtime.emitToUser(userId, note.type, notePayload(rec, note, view));
-      }
-    }
-    for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
-    if (fx.lobby) this.emitLobby();
-  }
-
-  /**
-   * `games_updated`: the public list to everybody except the members/invitees of private tables, who get their
-   * own list (canSeeInLobby) on their personal room.
-   */
-  private emitLobby(): void {
-    const audience = new Set<string>();
-    for (const a of this.actors.values()) if (a.rec.status !== 'CLOSED') for (const u of lobbyAudience(a.rec)) audience.add(u);
-    this.realtime.emitToAll('games_updated', this.list(null), [...audience]);
-    for (const u of audience) this.realtime.emitToUser(u, 'games_updated', this.list(u));
   }
 
   hostOf(rec: TableRecord): string | null {

@@ -92,8 +92,9 @@ export class GamesLedger {
 /** Emits to every socket of a user / to everybody (implemented over the platform's RealtimeService). */
 export abstract class GamesRealtime {
   abstract emitToUser(userId: string, event: string, payload: unknown): void;
-  /** To every lobby socket, except the sockets of `exceptUserIds`. */
-  abstract emitToAll(event: string, payload: unknown, exceptUserIds?: string[]): void;
+  abstract emitToAll(event: string, payload: unknown): void;
+  /** To every socket in a room (e.g. the lobby watchers). */
+  abstract emitToRoom(room: string, event: string, payload: unknown): void;
 }
 
 /** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
@@ -109,5 +110,9 @@ export class RealtimeGamesEmitter extends GamesRealtime {
 
   emitToAll(event: string, payload: unknown, exceptUserIds: string[] = []): void {
     (this.rt.emitToLobby as (e: string, a: unknown[], x: string[]) => void).call(this.rt, event, [payload], exceptUserIds);
+  }
+
+  emitToRoom(room: string, event: string, payload: unknown): void {
+    (this.rt.emitToRoom as (r: string, e: string, p: unknown) => void).call(this.rt, room, event, payload);
   }
 }

@@ -75,8 +75,22 @@ function handSummary(rec: TableRecord, record: PlayerView['history'][number]): H
   };
 }
 
-/** The table as one recipient may see it (spec §3 "Game state"), from `viewFor` only. */
-export function tableView(rec: TableRecord, viewer: Recipient, now: number): TableView {
+/** What a view carries besides the current state: the full view has both; an incremental `game_update` omits what did not change. */
+export interface ViewParts {
+  /** Every hand's summary of this game (changes at hand ends). */
+  history: boolean;
+  /** The table chat (every message is also sent as its own `chat_message` event). */
+  chat: boolean;
+}
+
+const FULL: ViewParts = { history: true, chat: true };
+
+/**
+ * The table as one recipient may see it (spec §3 "Game state"), from `viewFor` only. `parts` leaves out the
+ * history and/or the chat for an incremental `game_update` (absent = unchanged); HTTP, joins and reconnects
+ * always get the full view.
+ */
+export function tableView(rec: TableRecord, viewer: Recipient, now: number, parts: ViewParts = FULL): TableView {
   const v = viewFor(rec.engine, viewer);
   const partners = rec.settings.gameMode === 'PARTNERS';
   const mySeat = viewer === 'spectator' ? null : viewer;
@@ -169,8 +183,8 @@ export function tableView(rec: TableRecord, viewer: Recipient, now: number): Tab
       .map((at, i) => (at === null ? null : { seatIndex: i, expiresAt: at }))
       .filter((x): x is { seatIndex: number; expiresAt: number } => x !== null),
     lastHandSummary: lastHand ? handSummary(rec, lastHand) : null,
-    history: v.history.map((h) => handSummary(rec, h)),
-    chat: rec.chat.slice(),
+    ...(parts.history ? { history: v.history.map((h) => handSummary(rec, h)) } : {}),
+    ...(parts.chat ? { chat: rec.chat.slice() } : {}),
     private: rec.private === true,
     invitations: (rec.invitations ?? []).map((i) => ({
       userId: i.userId,

@@ -1,4 +1,5 @@
-import { Logger, UseGuards } from '@nestjs/common';
+import { Logger, Optional, UseGuards } from '@nestjs/common';
+import { MetricsService } from '../metrics/metrics.service';
 import {
   ConnectedSocket,
   MessageBody,
@@ -47,10 +48,13 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     private readonly users: UsersService,
     private readonly social: SocialService,
     private readonly chat: LobbyChatService,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   afterInit(server: AppServer): void {
     this.realtime.attachServer(server);
+    this.metrics?.gauge('spades_sockets', 'Connected socket.io clients on this server', () => server.engine?.clientsCount ?? 0);
+    this.metrics?.gauge('spades_online_users', 'Signed-in users with at least one socket on this server', () => this.realtime.onlineUserIds().length);
   }
 
   async handleConnection(socket: Socket): Promise<void> {
@@ -172,7 +176,6 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     socket.emit('authenticated', { success: true, userId: user.id });
     const changed = this.realtime.markAuthenticated(user.id, socket.id);
     if (changed) this.realtime.broadcastOnlineUsers();
-    else socket.emit('online_users', this.realtime.onlineUserIds());
     for (const m of history) if (!live.has(m.id)) socket.emit('lobby_chat_message', m);
   }
 }

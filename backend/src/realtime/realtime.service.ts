@@ -1,10 +1,20 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { ServerToClientEvents } from '@spades/common';
 import { EventEmitter } from 'node:events';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
 
 /** Room every authenticated socket joins (lobby broadcasts). */
 export const LOBBY_ROOM = 'lobby';
+/**
+ * Sockets that show the lobby (`watch_lobby`): table-list deltas and presence changes go only to them, so a
+ * player seated at a table gets no lobby-list traffic it does not show.
+ */
+export const LOBBY_VIEW_ROOM = 'lobby:view';
+/** Lobby watchers that asked for the full `games_updated` list (coalesced, at most once a second). */
+export const LOBBY_LIST_FULL_ROOM = 'lobby:view:full';
+/** Presence changes are coalesced over this window into one `presence_changed`. */
+export const PRESENCE_FLUSH_MS = 250;
+
 /** Room of all sockets of one user. */
 export const userRoom = (userId: string) => `user:${userId}`;
 
@@ -29,12 +39,22 @@ export interface PresenceEvents {
  * without touching gateway internals, plus presence (a user with several tabs/apps counts once).
  */
 @Injectable()
-export class RealtimeService {
+export class RealtimeService implements OnModuleDestroy {
   private readonly logger = new Logger('Realtime');
   private server: AppServer | undefined;
   private readonly socketsByUser = new Map<string, Set<string>>();
   /** 'online' / 'offline' presence events (e.g. the games module starts seat-replacement timers on offline). */
   readonly events = new EventEmitter<PresenceEvents>();
+  /** Presence changes not yet sent to the lobby watchers (userId → online). */
+  private readonly presence = new Map<string, boolean>();
+  private presenceTimer: NodeJS.Timeout | null = null;
+
+  /** First of the shutdown hooks (before the socket.io adapter and its Redis clients are closed). */
+  onModuleDestroy(): void {
+    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    this.presenceTimer = null;
+    this.server = undefined;
+  }
 
   /** Called by the gateway once the server exists. */
   attachServer(server: AppServer): void {
@@ -105,7 +125,10 @@ export class RealtimeService {
     const wasOffline = !set;
     if (!set) this.socketsByUser.set(userId, (set = new Set()));
     set.add(socketId);
-    if (wasOffline) this.events.emit('online', userId);
+    if (wasOffline) {
+      this.presence.set(userId, true);
+      this.events.emit('online', userId);
+    }
     return wasOffline;
   }
 
@@ -115,13 +138,34 @@ export class RealtimeService {
     set.delete(socketId);
     if (set.size) return false;
     this.socketsByUser.delete(userId);
+    this.presence.set(userId, false);
     this.events.emit('offline', userId);
     return true;
   }
 
+  /**
+   * Presence changed: the lobby watchers get the changes coalesced into one `presence_changed {online, offline}`
+   * per PRESENCE_FLUSH_MS (a reconnect storm costs a few small messages, not one full list per login).
+   */
   broadcastOnlineUsers(): void {
-    if (!this.server) return;
-    this.server.to(LOBBY_ROOM).emit('online_users', this.onlineUserIds());
+    // (kept name) — what changed is recorded by markAuthenticated / markDisconnected
+    if (!this.server || this.presenceTimer) return;
+    this.presenceTimer = setTimeout(() => this.flushPresence(), PRESENCE_FLUSH_MS);
+    this.presenceTimer.unref?.();
+  }
+
+  private flushPresence(): void {
+    this.presenceTimer = null;
+    if (!this.server || !this.presence.size) return;
+    const online: string[] = [];
+    const offline: string[] = [];
+    for (const [id, on] of this.presence) (on ? online : offline).push(id);
+    this.presence.clear();
+    try {
+      this.server.to(LOBBY_VIEW_ROOM).emit('presence_changed', { online, offline });
+    } catch (e) {
+      this.logger.warn(`presence broadcast failed: ${(e as Error).message}`);
+    }
     this.logger.debug(`online users: ${this.socketsByUser.size}`);
   }
 }

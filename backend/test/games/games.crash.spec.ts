@@ -6,7 +6,7 @@
  */
 import { potFor } from '@spades/common';
 import { api, createTestApp } from '../support/test-app';
-import { Client, SETTINGS, useFastTimers } from './helpers';
+import { Client, rewriteStoredTable, SETTINGS, storedTableIn, useFastTimers } from './helpers';
 import { ChildDb, childDb, ChildServer, startChild, withDatabase } from './support/child';
 
 const START = 5_000_000;
@@ -117,11 +117,10 @@ describe('games crash safety (forked server process)', () => {
 
     // both deadlines are persisted; the downtime outlasts the turn: its stored deadline is in the past
     await withDatabase(db, async (q) => {
-      const [row] = await q(`SELECT snapshot FROM games WHERE id = $1`, [gameId]);
+      const row = await storedTableIn(q, gameId);
       expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: before.turnExpiresAt });
       expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
-      row.snapshot.flow.at = Date.now() - 60_000;
-      await q(`UPDATE games SET snapshot = $2 WHERE id = $1`, [gameId, JSON.stringify(row.snapshot)]);
+      await rewriteStoredTable(q, gameId, (rec) => (rec.flow.at = Date.now() - 60_000));
     });
 
     const restartedAt = Date.now();
@@ -144,7 +143,7 @@ describe('games crash safety (forked server process)', () => {
 
     // the fresh deadline was persisted (and logged), the countdown untouched
     await withDatabase(db, async (q) => {
-      const [row] = await q(`SELECT snapshot FROM games WHERE id = $1`, [gameId]);
+      const row = await storedTableIn(q, gameId);
       expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: after.turnExpiresAt });
       expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
       expect(row.snapshot.timeouts[0]).toBe(0);

@@ -4,7 +4,7 @@
  */
 import { potFor } from '@spades/common';
 import type { TestApp } from '../support/test-app';
-import { checkFairness, checkRedaction, gamesSuite, moveCoins, seedsOf, SETTINGS } from './helpers';
+import { checkFairness, checkRedaction, gamesSuite, moveCoins, seedsOf, SETTINGS, storedTable } from './helpers';
 
 const START = 5_000_000;
 const BUY_IN = 100_000;
@@ -229,7 +229,7 @@ describe('games (integration)', () => {
     // seat 2 spends its coins elsewhere after sitting down (through the ledger, to the house)
     await moveCoins(t, { userId: ps[2].id }, 'house', 4_500_000);
     const entriesBefore = await t.dataSource.query(`SELECT count(*)::int AS n FROM coin_entries`);
-    const seqBefore = (await t.dataSource.query(`SELECT seq FROM games WHERE id = $1`, [gameId]))[0].seq;
+    const seqBefore = (await storedTable(t, gameId)).seq;
     const errorsBefore = ps[0].errors.length;
     const refused = await ps[0].emit('start_game', { gameId });
     expect(refused).toEqual({ ok: false, message: `Not enough coins: ${ps[2].user.user.username} cannot cover the buy-in` });
@@ -241,7 +241,7 @@ describe('games (integration)', () => {
     expect(await escrowTotal(t)).toBe(0);
     // nothing moved, nothing stored
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM coin_entries`)).toEqual(entriesBefore);
-    expect((await t.dataSource.query(`SELECT seq FROM games WHERE id = $1`, [gameId]))[0].seq).toBe(seqBefore);
+    expect((await storedTable(t, gameId)).seq).toBe(seqBefore);
     for (const [i, p] of ps.entries()) expect(await coinsOf(t, p.id)).toBe(i === 2 ? START - 4_500_000 : START);
     for (const p of ps) await p.emit('leave_game', { gameId });
   });
@@ -278,6 +278,8 @@ describe('games (integration)', () => {
 
   it('lobby list, game chat and the mid-game bot rules of spec §5 over HTTP and sockets', async () => {
     const [h, o, p, lobby] = [await client(), await client(), await client(), await client()];
+    // a simple lobby client: the full list, coalesced (at most once a second)
+    expect((await lobby.emit('watch_lobby', { full: true })).ok).toBe(true);
     const created = await h.http(t.url, 'POST', '/api/games', SETTINGS);
     const gameId = created.body.id;
     await lobby.waitFor(() => lobby.events('games_updated').some((l) => l.some((g: any) => g.id === gameId)), 3000, 'games_updated');

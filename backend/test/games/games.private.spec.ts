@@ -12,7 +12,13 @@ describe('private tables and invitations (integration)', () => {
   let t: TestApp;
   const { client } = gamesSuite((app) => (t = app), { INVITE_RESERVATION_MS: '600000' });
 
-  const listed = (c: Client, gameId: string) => c.events('games_updated').some((list: any[]) => list.some((g) => g.id === gameId));
+  /** Whether a client ever received the table in its lobby traffic (full list or deltas). */
+  const listed = (c: Client, gameId: string) =>
+    c.received.some(
+      (r) =>
+        (r.event === 'games_updated' && r.payload.some((g: any) => g.id === gameId)) ||
+        ((r.event === 'game_added' || r.event === 'game_changed') && r.payload.id === gameId),
+    );
   const seats = async (gameId: string) => (await storedTable(t, gameId)).snapshot.seats.map((s: any) => s?.userId ?? null);
 
   it('is listed only for members; a wrong or revoked token seats nobody; the current link seats, or lets watch when full', async () => {
@@ -21,6 +27,10 @@ describe('private tables and invitations (integration)', () => {
     const guest = await client();
     const late = await client();
 
+    // everybody looks at the lobby (watch_lobby: the full list once, then deltas)
+    for (const c of [host, outsider, guest, late]) expect((await c.emit('watch_lobby', {})).ok).toBe(true);
+    const fullWatcher = await client();
+    expect((await fullWatcher.emit('watch_lobby', { full: true })).ok).toBe(true);
     const created = await host.http(t.url, 'POST', '/api/games', { ...SETTINGS, private: true });
     expect(created.status).toBe(201);
     const gameId = created.body.id;
@@ -29,7 +39,8 @@ describe('private tables and invitations (integration)', () => {
     // a public table created afterwards reaches everybody: the outsider's lobby is live
     const other = await client();
     const publicId = (await other.http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
-    await outsider.waitFor(() => listed(outsider, publicId), 5000, 'public table in games_updated');
+    await outsider.waitFor(() => listed(outsider, publicId), 5000, 'public table in the lobby deltas');
+    await fullWatcher.waitFor(() => fullWatcher.events('games_updated').some((l: any[]) => l.some((g) => g.id === publicId)), 5000, 'full list');
 
     // HTTP list and view
     expect((await host.http(t.url, 'GET', '/api/games')).body.find((g: any) => g.id === gameId)).toMatchObject({ private: true });
@@ -72,7 +83,7 @@ describe('private tables and invitations (integration)', () => {
     expect(await seats(gameId)).toEqual([host.id, guest.id, null, null]);
     // now a member: listed for the guest, still not for the outsider
     expect((await guest.http(t.url, 'GET', '/api/games')).body.some((g: any) => g.id === gameId)).toBe(true);
-    await guest.waitFor(() => listed(guest, gameId), 5000, 'private table in the guest games_updated');
+    await guest.waitFor(() => listed(guest, gameId), 5000, 'private table in the guest lobby');
 
     // full table: the link lets a late comer watch
     for (const s of [2, 3]) expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
@@ -81,11 +92,23 @@ describe('private tables and invitations (integration)', () => {
     expect(watched.body).toMatchObject({ mySeat: null, viewer: 'spectator' });
     expect((await storedTable(t, gameId)).snapshot.spectators.map((s: any) => s.userId)).toEqual([late.id]);
 
-    // the outsider never received the private table in any games_updated
+    // the outsider (and a full-list watcher) never received the private table in any lobby traffic
     expect(outsider.events('games_updated').length).toBeGreaterThan(0);
     expect(listed(outsider, gameId)).toBe(false);
+    expect(listed(fullWatcher, gameId)).toBe(false);
+    expect(JSON.stringify(outsider.received)).not.toContain(gameId);
     expect(listed(host, gameId)).toBe(true);
+    // a new lobby watcher's first list: the private table only for members
+    const fresh = await client();
+    expect((await fresh.emit('watch_lobby', {})).ok).toBe(true);
+    expect((await guest.emit('watch_lobby', {})).ok).toBe(true);
+    await fresh.waitFor(() => fresh.events('games_updated').length > 0, 3000, 'initial list');
+    expect(fresh.events('games_updated')[0].some((g: any) => g.id === gameId)).toBe(false);
+    await guest.waitFor(() => guest.events('games_updated').length > 1, 3000, 'initial list');
+    expect(guest.events('games_updated').at(-1).some((g: any) => g.id === gameId)).toBe(true);
     for (const c of [host, guest, late, other]) await c.emit('leave_game', { gameId: c === other ? publicId : gameId });
+    // closed: the members are told it is gone
+    await host.waitFor(() => host.events('game_removed').some((g: any) => g.id === gameId), 3000, 'game_removed');
   });
 
   it('a friend invited from the table gets Join / Decline; a held seat; a declined invitation admits nobody; invitations expire with the table', async () => {

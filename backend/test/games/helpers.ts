@@ -3,6 +3,7 @@
  * Games integration helpers: short timers, real socket.io clients that record EVERY payload they receive
  * and (optionally) play automatically from their own `game_update` view only (like a real client).
  */
+import { restoreRecord } from '../../src/games/table.delta';
 import { Card, dealFromSeed, fromHex, seedCommitment } from '@spades/common';
 import { AccountRef, CoinsService } from '../../src/coins/coins.service';
 import { api, connectSocket, createTestApp, registerUser, RegisteredUser, TestApp, TestSocket } from '../support/test-app';
@@ -120,8 +121,15 @@ export class Client {
       }
       this.received.push({ event, payload, hand: this.hand });
       if (event === 'error') this.errors.push(payload?.message);
+      if (event === 'chat_message' && this.view && payload?.gameId === this.view.id && payload.message) {
+        // like a real client: the chat arrives message by message; incremental game_updates leave it out
+        const chat = this.view.chat ?? [];
+        if (!chat.some((m: any) => m.id === payload.message.id)) this.view = { ...this.view, chat: [...chat, payload.message] };
+      }
       if (event === 'game_update') {
-        this.view = payload;
+        const prev = this.view && this.view.id === payload.id ? this.view : null;
+        // an incremental game_update omits what did not change (history, chat): keep the previous ones
+        this.view = { ...payload, history: payload.history ?? prev?.history ?? [], chat: payload.chat ?? prev?.chat ?? [] };
         if (payload.mySeat !== null && payload.hands?.[payload.mySeat]?.length === 13 && !payload.handHidden) {
           this.ownHands.set(payload.handNumber, payload.hands[payload.mySeat]);
         }
@@ -279,9 +287,29 @@ export async function moveCoins(t: TestApp, from: AccountRef, to: AccountRef, am
 }
 
 /** The stored table row: snapshot version (`seq`) and snapshot. */
+/**
+ * The table as stored: the last snapshot plus the events after it, replayed (lean persistence), and the seq of
+ * the last stored event.
+ */
 export async function storedTable(t: TestApp, gameId: string): Promise<{ seq: number; snapshot: any }> {
-  const [row] = await t.dataSource.query(`SELECT seq, snapshot FROM games WHERE id = $1`, [gameId]);
-  return row;
+  return storedTableIn((sql, params) => t.dataSource.query(sql, params), gameId);
+}
+
+export async function storedTableIn(
+  q: (sql: string, params?: unknown[]) => Promise<any[]>,
+  gameId: string,
+): Promise<{ seq: number; snapshot: any }> {
+  const [row] = await q(`SELECT seq, snapshot FROM games WHERE id = $1`, [gameId]);
+  if (!row) return row;
+  const events = await q(`SELECT seq, actions, delta FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq`, [gameId, row.seq]);
+  return { seq: events.length ? Number(events[events.length - 1].seq) : Number(row.seq), snapshot: restoreRecord(row.snapshot, events, 100) };
+}
+
+/** Test surgery on a stopped server's table: stores `edit(record)` as the snapshot that includes every event. */
+export async function rewriteStoredTable(q: (sql: string, params?: unknown[]) => Promise<any[]>, gameId: string, edit: (rec: any) => void): Promise<void> {
+  const { seq, snapshot } = await storedTableIn(q, gameId);
+  edit(snapshot);
+  await q(`UPDATE games SET snapshot = $2, seq = $3 WHERE id = $1`, [gameId, JSON.stringify(snapshot), seq]);
 }
 
 /**

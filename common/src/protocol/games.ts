@@ -164,8 +164,10 @@ export interface TableView {
   turnExpiresAt: number | null;
   seatReplacements: { seatIndex: number; expiresAt: number }[];
   lastHandSummary: HandScoreSummary | null;
-  history: HandScoreSummary[];
-  chat: GameChatMessage[];
+  /** Every hand's summary of this game. Absent in an incremental `game_update` where it did not change. */
+  history?: HandScoreSummary[];
+  /** The table chat (capped). Absent in an incremental `game_update`: new messages arrive as `chat_message`. */
+  chat?: GameChatMessage[];
   /** Private table (issue #12). */
   private?: boolean;
   /** Pending in-app invitations; `reservedUntil` (epoch ms) while a seat is held for the invitee. */

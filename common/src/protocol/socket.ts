@@ -89,6 +89,25 @@ export interface ClientToServerEvents {
   /** Issue #12: invite a friend to the table (seated players). */
   invite_player: (payload: InvitePlayerPayload, ack?: Ack) => void;
   decline_invitation: (payload: GameIdPayload, ack?: Ack) => void;
+  /**
+   * The client shows the lobby's table list: the server answers `games_updated` (the full list) once, then
+   * sends `game_added` / `game_changed` / `game_removed` as tables change, and presence changes
+   * (`presence_changed`). `{ full: true }`: instead of deltas, a `games_updated` full list at most once a second
+   * while anything changed (for simple clients). Re-send after every reconnect.
+   */
+  watch_lobby: (payload?: WatchLobbyPayload, ack?: Ack) => void;
+  /** The client left the lobby view (e.g. sat at a table): no more lobby list or presence traffic. */
+  unwatch_lobby: (payload?: unknown, ack?: Ack) => void;
+}
+
+export interface WatchLobbyPayload {
+  full?: boolean;
+}
+
+/** Users who came online / went offline since the last `presence_changed` (coalesced, lobby watchers only). */
+export interface PresenceChanged {
+  online: string[];
+  offline: string[];
 }
 
 export interface ServerToClientEvents {
@@ -98,6 +117,11 @@ export interface ServerToClientEvents {
   lobby_chat_message: (message: ChatMessage) => void;
   chat_message: (payload: { gameId: string; message: GameChatMessage }) => void;
   games_updated: (games: GameSummary[]) => void;
+  /** Lobby list deltas for sockets that `watch_lobby`: a new listed table, a changed one (whole item), a table gone. */
+  game_added: (game: GameSummary) => void;
+  game_changed: (game: GameSummary) => void;
+  game_removed: (payload: { id: string; gameId: string }) => void;
+  presence_changed: (payload: PresenceChanged) => void;
   game_update: (game: GameUpdate) => void;
   bidding_update: (payload: BiddingUpdate) => void;
   bidding_complete: (payload: BiddingComplete) => void;

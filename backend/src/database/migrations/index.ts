@@ -2,10 +2,17 @@ import { InitPlatform1763800000000 } from './1763800000000-init-platform';
 import { Games1763900000000 } from './1763900000000-games';
 import { GameEventActions1764000000000 } from './1764000000000-game-event-actions';
 import { GameHistory1764200000000 } from './1764200000000-game-history';
+import { LeanTableEvents1764400000000 } from './1764400000000-lean-table-events';
 
 /**
  * Every migration, in order. Other modules (games) append their migration classes here; names must carry
  * a timestamp greater than the previous one. Migrations run at boot under a Postgres advisory lock and via
  * `npm run migrate -w backend` (node dist/migrate.js).
  */
-export const MIGRATIONS = [InitPlatform1763800000000, Games1763900000000, GameEventActions1764000000000, GameHistory1764200000000];
+export const MIGRATIONS = [
+  InitPlatform1763800000000,
+  Games1763900000000,
+  GameEventActions1764000000000,
+  GameHistory1764200000000,
+  LeanTableEvents1764400000000,
+];

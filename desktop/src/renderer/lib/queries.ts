@@ -14,17 +14,43 @@ export function normalizeGames(body: unknown): GameListItem[] {
   return listOf(body, 'games').map(normalizeGame).filter((g): g is GameListItem => g !== null);
 }
 
-/** GET /api/games, kept live by `games_updated` (full list) and refetched when the socket becomes ready. */
+/** Applies one lobby delta (`game_added` / `game_changed` / `game_removed`) to a list (new tables first). */
+export function applyGameDelta(list: GameListItem[], event: 'game_added' | 'game_changed' | 'game_removed', payload: unknown): GameListItem[] {
+  if (event === 'game_removed') {
+    const id = payload && typeof payload === 'object' ? String((payload as { id?: unknown; gameId?: unknown }).id ?? (payload as { gameId?: unknown }).gameId) : '';
+    return list.filter((g) => g.id !== id);
+  }
+  const g = normalizeGame(payload);
+  if (!g) return list;
+  const i = list.findIndex((x) => x.id === g.id);
+  if (i < 0) return [g, ...list];
+  const next = list.slice();
+  next[i] = g;
+  return next;
+}
+
+/**
+ * The lobby's table list: while mounted, the socket watches the lobby (`watch_lobby`, re-sent after every
+ * reconnect): one full `games_updated`, then `game_added` / `game_changed` / `game_removed` deltas. GET
+ * /api/games fills the list before the socket is ready.
+ */
 export function useGames() {
   const qc = useQueryClient();
-  const { ready } = useSocket();
+  const { ready, emit } = useSocket();
   const q = useQuery({ queryKey: ['games'], queryFn: async () => normalizeGames(await api.get<unknown>('/api/games')) });
   useSocketEvent('games_updated', (list: unknown) => {
     qc.setQueryData(['games'], normalizeGames(list));
   });
+  const delta = (event: 'game_added' | 'game_changed' | 'game_removed') => (payload: unknown) =>
+    qc.setQueryData<GameListItem[]>(['games'], (prev) => applyGameDelta(prev ?? [], event, payload));
+  useSocketEvent('game_added', delta('game_added'));
+  useSocketEvent('game_changed', delta('game_changed'));
+  useSocketEvent('game_removed', delta('game_removed'));
   useEffect(() => {
-    if (ready) void qc.invalidateQueries({ queryKey: ['games'] });
-  }, [ready, qc]);
+    if (!ready) return;
+    emit('watch_lobby', {});
+    return () => void emit('unwatch_lobby', {});
+  }, [ready, emit]);
   return q;
 }
 

@@ -121,6 +121,16 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     s.on('online_users', (ids) => {
       if (Array.isArray(ids)) setOnlineIds(new Set(ids.map(String)));
     });
+    // lobby watchers: coalesced presence deltas after the one full online_users
+    s.on('presence_changed', (p) => {
+      if (!p || !Array.isArray(p.online) || !Array.isArray(p.offline)) return;
+      setOnlineIds((prev) => {
+        const next = new Set(prev);
+        for (const id of p.offline) next.delete(String(id));
+        for (const id of p.online) next.add(String(id));
+        return next;
+      });
+    });
     s.on('lobby_chat_message', (raw: WireLobbyChatMessage) => {
       // Typed on the wire, still checked at runtime (§5: a message in an invalid format is logged and ignored).
       const m = normalizeChat(raw);

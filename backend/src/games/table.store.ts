@@ -1,0 +1,229 @@
+/**
+ * The table store: the event log, the snapshots and the restore (lean persistence, issue #10).
+ *
+ * - Every command appends ONE `game_events` row (its engine actions + a small delta, see table.delta.ts);
+ *   the full record is written to `games.snapshot` only at boundaries (`needsSnapshot`). `games.seq` is the
+ *   seq of the last event the snapshot includes: a restore replays the rows after it.
+ * - Group commit: writes of many tables that arrive while a commit is running are stored together in the next
+ *   one (one transaction, one multi-row INSERT). A command is answered only once its row is committed.
+ * - Writes that must share a transaction with coins (a rated start, settlement) go through `writeIn(m, …)`.
+ */
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { HandRecord } from '@spades/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { MetricsService } from '../metrics/metrics.service';
+import { ActorKind, AppliedAction, TableRecord } from './table';
+import { restoreRecord, TableDelta } from './table.delta';
+import { recordFinishedGame } from './history';
+
+/** One event row (and, at boundaries, the snapshot that includes it). */
+export interface TableWrite {
+  gameId: string;
+  seq: number;
+  type: string;
+  actor: string | null;
+  actorKind: ActorKind;
+  actionId: string | null;
+  payload: unknown;
+  result: unknown;
+  actions: AppliedAction[];
+  delta: TableDelta | null;
+  /** The whole record after this event, when a snapshot is due. */
+  snapshot: TableRecord | null;
+  /** A hand that ended with this event (seed + commitment, for the provably-fair archive). */
+  hand: { gameNumber: number; record: HandRecord } | null;
+}
+
+/** A restored table: its record, the last stored seq, events since the snapshot, and recent client action results. */
+export interface RestoredTable {
+  rec: TableRecord;
+  seq: number;
+  eventsSinceSnapshot: number;
+  results: { actor: string; actionId: string; type: string; payload: unknown; result: unknown }[];
+}
+
+interface Pending {
+  write: TableWrite;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** Rows per multi-row INSERT (11 parameters each; PostgreSQL allows 65,535). */
+const MAX_BATCH = 400;
+/** Client action results kept per table across a restart (idempotent retries). */
+const RESULTS_KEPT = 500;
+
+@Injectable()
+export class TableStore {
+  private readonly log = new Logger('TableStore');
+  private pending: Pending[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly ds: DataSource,
+    @Optional() private readonly metrics?: MetricsService,
+  ) {}
+
+  /** A new table: its first snapshot and its `create` event, in one transaction. */
+  async insertNew(rec: TableRecord, actor: string, payload: unknown): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await m.query(`INSERT INTO games (id, status, seq, snapshot) VALUES ($1, $2, 1, $3)`, [rec.id, rec.status, JSON.stringify(rec)]);
+      await m.query(`INSERT INTO game_events (game_id, seq, type, actor, actor_kind, payload) VALUES ($1, 1, 'create', $2, 'human', $3)`, [
+        rec.id,
+        actor,
+        JSON.stringify(payload),
+      ]);
+    });
+    this.metrics?.dbEvents.inc();
+    this.metrics?.dbSnapshots.inc();
+  }
+
+  /** Appends a write to the next group commit; resolves once it is committed. */
+  append(write: TableWrite): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ write, resolve, reject });
+      if (!this.flushing) this.flushing = this.flushLoop();
+    });
+  }
+
+  /** Runs `fn` in a transaction of its own (coins moving with a table write). */
+  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.transaction(fn);
+  }
+
+  /** Stores one write inside the caller's transaction. */
+  async writeIn(m: EntityManager, write: TableWrite): Promise<void> {
+    await this.writeBatch(m, [write]);
+  }
+
+  /** Waits for the writes queued so far (shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        const started = performance.now();
+        try {
+          await this.ds.transaction((m) => this.writeBatch(m, batch.map((p) => p.write)));
+          for (const p of batch) p.resolve();
+        } catch (e) {
+          // one bad write must not fail the others: store them one by one
+          this.log.warn(`group commit of ${batch.length} failed (${(e as Error).message}); retrying one by one`);
+          for (const p of batch) {
+            try {
+              await this.ds.transaction((m) => this.writeBatch(m, [p.write]));
+              p.resolve();
+            } catch (err) {
+              p.reject(err);
+            }
+          }
+        }
+        this.metrics?.dbWrite.observe(performance.now() - started);
+        this.metrics?.dbBatch.observe(batch.length);
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async writeBatch(m: EntityManager, writes: TableWrite[]): Promise<void> {
+    const params: unknown[] = [];
+    const values: string[] = [];
+    for (const w of writes) {
+      const b = params.length;
+      values.push(`(${Array.from({ length: 10 }, (_, i) => `$${b + i + 1}`).join(', ')})`);
+      params.push(
+        w.gameId,
+        w.seq,
+        w.type,
+        w.actor,
+        w.actionId,
+        w.payload === null || w.payload === undefined ? null : JSON.stringify(w.payload),
+        w.result === null || w.result === undefined ? null : JSON.stringify(w.result),
+        w.actorKind,
+        w.actions.length ? JSON.stringify(w.actions) : null,
+        w.delta ? JSON.stringify(w.delta) : null,
+      );
+    }
+    await m.query(
+      `INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result, actor_kind, actions, delta) VALUES ${values.join(', ')}`,
+      params,
+    );
+    this.metrics?.dbEvents.inc(writes.length);
+    for (const w of writes) {
+      if (w.snapshot) {
+        const rec = w.snapshot;
+        await m.query(
+          `UPDATE games SET status = $2, snapshot = $3, seq = $4, updated_at = now(),
+                  finished_at = CASE WHEN $5::bigint IS NULL THEN NULL ELSE to_timestamp($5::bigint / 1000.0) END
+            WHERE id = $1`,
+          [rec.id, rec.status, JSON.stringify(rec), w.seq, rec.finishedAt],
+        );
+        this.metrics?.dbSnapshots.inc();
+        // a game that just ended (its status changed: always a snapshot) goes to the history (issue #12)
+        await recordFinishedGame(m, rec);
+      }
+      if (w.hand) {
+        const h = w.hand.record;
+        await m.query(
+          `INSERT INTO game_hands (game_id, game_number, hand_number, seed, commitment, record) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT DO NOTHING`,
+          [w.gameId, w.hand.gameNumber, h.handNumber, h.seed, h.commitment, JSON.stringify(h)],
+        );
+      }
+    }
+  }
+
+  /** A stored table's record (snapshot + later events), or null when unknown. */
+  async load(gameId: string, chatCap: number): Promise<TableRecord | null> {
+    const rows: { snapshot: TableRecord; seq: number }[] = await this.ds.query(`SELECT snapshot, seq FROM games WHERE id = $1`, [gameId]);
+    if (!rows.length) return null;
+    const events: { actions: AppliedAction[] | null; delta: TableDelta | null }[] = await this.ds.query(
+      `SELECT actions, delta FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq`,
+      [gameId, rows[0].seq],
+    );
+    return restoreRecord(rows[0].snapshot, events, chatCap);
+  }
+
+  /** Every table to drive after a restart: open ones and closed ones whose settlement is pending. */
+  async loadOpen(chatCap: number): Promise<RestoredTable[]> {
+    const games: { id: string; snapshot: TableRecord; seq: number }[] = await this.ds.query(
+      `SELECT id, snapshot, seq FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`,
+    );
+    if (!games.length) return [];
+    const ids = games.map((g) => g.id);
+    const tail: { game_id: string; seq: number; actions: AppliedAction[] | null; delta: TableDelta | null }[] = await this.ds.query(
+      `SELECT e.game_id, e.seq, e.actions, e.delta FROM game_events e JOIN games g ON g.id = e.game_id
+        WHERE e.game_id = ANY($1::uuid[]) AND e.seq > g.seq ORDER BY e.game_id, e.seq`,
+      [ids],
+    );
+    const done: { game_id: string; actor: string; action_id: string; type: string; payload: unknown; result: unknown }[] = await this.ds.query(
+      `SELECT e.game_id, e.actor, e.action_id, e.type, e.payload, e.result FROM game_events e JOIN games g ON g.id = e.game_id
+        WHERE e.game_id = ANY($1::uuid[]) AND e.action_id IS NOT NULL AND e.seq > g.seq - $2 ORDER BY e.seq`,
+      [ids, RESULTS_KEPT],
+    );
+    const tails = new Map<string, typeof tail>();
+    for (const t of tail) (tails.get(t.game_id) ?? tails.set(t.game_id, []).get(t.game_id)!).push(t);
+    const results = new Map<string, RestoredTable['results']>();
+    for (const d of done)
+      (results.get(d.game_id) ?? results.set(d.game_id, []).get(d.game_id)!).push({
+        actor: d.actor,
+        actionId: d.action_id,
+        type: d.type,
+        payload: d.payload,
+        result: d.result,
+      });
+    return games.map((g) => {
+      const events = tails.get(g.id) ?? [];
+      return {
+        rec: restoreRecord(g.snapshot, events, chatCap),
+        seq: events.length ? Number(events[events.length - 1].seq) : Number(g.seq),
+        eventsSinceSnapshot: events.length,
+        results: results.get(g.id) ?? [],
+      };
+    });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Prometheus metrics (prom-client) for the whole server: the default Node.js metrics (event-loop delay, memory,
+ * CPU, GC) plus the platform's own. Modules record through the typed fields below; `GET /metrics` renders them.
+ * Gauges that describe live state (tables, sockets, bot queue) are read on scrape through `collect` callbacks.
+ */
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const MS_BUCKETS = [0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2500, 5000];
+
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  /** Table commands applied, by type (bid, play, tick, join…) and outcome (ok, refused). */
+  readonly actions = new Counter({
+    name: 'spades_actions_total',
+    help: 'Table commands processed, by type and outcome',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  /** Time from a command entering its table's queue to its answer (stored, emitted). */
+  readonly ackLatency = new Histogram({
+    name: 'spades_action_ack_ms',
+    help: 'Table command latency from queueing to acknowledgement (ms)',
+    labelNames: ['kind'] as const,
+    buckets: MS_BUCKETS,
+    registers: [this.registry],
+  });
+  /** One group commit of the table store: its duration and how many table events it carried. */
+  readonly dbWrite = new Histogram({
+    name: 'spades_db_write_ms',
+    help: 'Duration of one table-store group commit (ms)',
+    buckets: MS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly dbBatch = new Histogram({
+    name: 'spades_db_write_batch_size',
+    help: 'Table events per group commit',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+    registers: [this.registry],
+  });
+  readonly dbEvents = new Counter({ name: 'spades_db_events_total', help: 'Table events stored', registers: [this.registry] });
+  readonly dbSnapshots = new Counter({ name: 'spades_db_snapshots_total', help: 'Full table snapshots stored', registers: [this.registry] });
+  /** Bytes of the table events sent, per recipient (sampled: a serialised size of what one recipient got for one command). */
+  readonly tableEventBytes = new Histogram({
+    name: 'spades_table_event_bytes',
+    help: 'Bytes of table events one recipient receives for one command (sampled)',
+    buckets: [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536],
+    registers: [this.registry],
+  });
+  readonly lobbyEvents = new Counter({
+    name: 'spades_lobby_events_total',
+    help: 'Lobby list events broadcast (game_added / game_changed / game_removed / games_updated)',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+  }
+
+  /** A gauge read on every scrape. */
+  gauge(name: string, help: string, read: () => number): void {
+    if (this.registry.getSingleMetric(name)) this.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
