@@ -29,7 +29,7 @@ import { formatCoins, toListItemRules, verifyDeal, type Card, type GameReplay, t
 import { api, ApiError, errorText } from '../lib/api';
 import { modeBadge } from '../lib/types';
 import { LoadingScreen, Logo, useNotify } from '../components/ui';
-import { CardFace } from '../table/CardFace';
+import { TrickArea } from '../table/TrickArea';
 import { SeatBadge } from '../table/Seat';
 import { bidLabel, positionOf, seatColor } from '../table/model';
 import {
@@ -188,18 +188,14 @@ export function ReplayViewer({ timeline: t }: { timeline: ReplayTimeline }) {
                 </section>
               );
             })}
-            <div className="replay-trick trick-area" aria-label="Cards on the table" aria-live="polite">
-              {frame.trick.map((tc) => (
-                <div key={`${tc.seat}-${tc.card.suit}${tc.card.rank}`} className={`trick-card from-${positionOf(tc.seat, 0)} ${frame.winner === tc.seat ? 'winner' : ''}`}>
-                  <CardFace card={tc.card} />
-                </div>
-              ))}
-              {frame.winner !== null && (
-                <div className="trick-banner" role="status">
-                  {(doc.players[frame.winner]?.username ?? `Seat ${frame.winner + 1}`) + ' wins the trick!'}
-                </div>
-              )}
-            </div>
+            <TrickArea
+              className="replay-trick"
+              label="Cards on the table"
+              cards={frame.trick}
+              winner={frame.winner}
+              mySeat={null}
+              banner={frame.winner !== null ? (doc.players[frame.winner]?.username ?? `Seat ${frame.winner + 1}`) + ' wins the trick!' : null}
+            />
           </div>
           <div className="replay-controls" role="toolbar" aria-label="Replay controls">
             <div className="replay-buttons">

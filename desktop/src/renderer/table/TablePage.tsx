@@ -13,14 +13,14 @@ import { useCountdown, useWindowSize } from '../lib/hooks';
 import { isMuted, onMutedChange, play as playSound, setMuted } from '../lib/sound';
 import { Avatar, ConfirmDialog, LoadingScreen, Logo, Modal, useNotify } from '../components/ui';
 import { ChatPanel } from '../components/ChatPanel';
-import { CardFace } from './CardFace';
 import { Hand } from './Hand';
 import { SeatBadge, SpectatorEye } from './Seat';
 import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog } from './overlays';
-import { normalizeHandSummary, normalizeTable, positionOf, seatColor, toPlayerView, trickOf, type TableModel } from './model';
+import { normalizeHandSummary, normalizeTable, seatColor, toPlayerView, trickOf, type TableModel } from './model';
 import { replayPath } from '../replay/paths';
 import { InvitePanel } from './InvitePanel';
 import { initialTableState, tableReducer } from './table-state';
+import { TrickArea } from './TrickArea';
 import './table.css';
 
 export * from './timing';
@@ -757,21 +757,12 @@ export function TablePage() {
                 onRemoveBot={() => void removeBot(s)}
               />
             ))}
-            <div className="trick-area" aria-label="Current trick" aria-live="polite">
-              {displayTrick.map((tc) => (
-                <div
-                  key={`${tc.seat}-${tc.card.suit}${tc.card.rank}`}
-                  className={`trick-card from-${positionOf(tc.seat, mySeat)} ${winnerSeat === tc.seat ? 'winner' : ''}`}
-                >
-                  <CardFace card={tc.card} />
-                </div>
-              ))}
-              {trickBanner && (
-                <div className="trick-banner" role="status">
-                  {(table.seats[trickBanner.winner]?.username ?? `Seat ${trickBanner.winner + 1}`) + ' wins the trick!'}
-                </div>
-              )}
-            </div>
+            <TrickArea
+              cards={displayTrick}
+              winner={winnerSeat}
+              mySeat={mySeat}
+              banner={trickBanner ? (table.seats[trickBanner.winner]?.username ?? `Seat ${trickBanner.winner + 1}`) + ' wins the trick!' : null}
+            />
             {waitingPanel}
             {table.status === 'BIDDING' && canAct && !isMyTurn && biddingOpen && (
               <div className="turn-hint" role="status">
