@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServeStaticModule } from '@nestjs/serve-static';
 import { LoggerModule } from 'nestjs-pino';
 import { join } from 'node:path';
+import { setStaticCacheHeaders } from './common/delivery';
 import { pinoParams } from './common/logging';
 import { AppConfigModule } from './config/config.module';
 import { AppConfig } from './config/config.schema';
@@ -13,6 +14,7 @@ import { HealthController } from './health/health.controller';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { MetricsModule } from './metrics/metrics.module';
 import { LobbyModule } from './realtime/lobby.module';
+import { RatingsModule } from './ratings/ratings.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SocialModule } from './social/social.module';
 import { StatsModule } from './stats/stats.module';
@@ -27,6 +29,7 @@ export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   MetricsModule,
   CoinsModule,
   StatsModule,
+  RatingsModule,
   RealtimeModule,
   UsersModule,
   AuthModule,
@@ -52,6 +55,8 @@ export class AppModule {
         ServeStaticModule.forRoot({
           rootPath: join(__dirname, '..', '..', 'desktop', 'dist', 'web'),
           exclude: ['/api/{*path}', '/health', '/metrics', '/socket.io/{*path}'],
+          // hashed /assets/* immutable for a year; index.html and the rest revalidated (common/delivery.ts)
+          serveStaticOptions: { setHeaders: setStaticCacheHeaders },
         }),
         ...FEATURE_MODULES,
       ],

@@ -10,6 +10,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { compressionMiddleware } from './common/delivery';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/config.schema';
@@ -113,6 +114,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
+  app.use(compressionMiddleware());
   app.use(jsonBody());
   app.setGlobalPrefix('api', { exclude: ['health', 'metrics'] });
   app.useGlobalPipes(createValidationPipe());

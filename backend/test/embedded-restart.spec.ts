@@ -12,6 +12,7 @@ describe('embedded database (PGlite) persistence and data-dir lock', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('restarts on the same data dir and keeps accounts, coins, relations, chat and the JWT secret', async () => {
+    // (a new data directory is initialised by a child process: allow for a slow machine)
     const first = await createTestApp({ embedded: true, dataDir });
     const a = await registerUser(first.url);
     const b = await registerUser(first.url);
@@ -58,7 +59,7 @@ describe('embedded database (PGlite) persistence and data-dir lock', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 180_000);
 
   it('a stale lock file (dead pid) does not block start-up; the migrate entry point works on the same dir', async () => {
     const { writeFileSync } = await import('node:fs');

@@ -91,7 +91,7 @@ test('register → welcome dialog → lobby, menus, rules, stats, leaderboard, p
   // Create Game dialog.
   await page.getByRole('button', { name: 'Create Game' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Create Game' });
-  await expect(dialog.getByLabel('Prize preview')).toContainText('180k');
+  await expect(dialog.getByLabel('Prize preview')).toContainText('180,000');
   await shotBoth(page, '13-create-game');
   await dialog.getByRole('radio', { name: 'GIMMICK' }).click();
   await dialog.getByRole('radio', { name: 'SOLO' }).click();

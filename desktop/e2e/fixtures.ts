@@ -17,9 +17,14 @@ export function tableFixture(opts: {
   emptySeats?: number[];
   gameMode?: 'PARTNERS' | 'SOLO';
   blindNil?: boolean;
+  /** PLAYING: cards already in the current trick (default 2), or a completed trick on display (winner highlighted). */
+  trickCards?: 0 | 1 | 2 | 3;
+  completedTrick?: boolean;
+  /** Long names (layout checks). */
+  longNames?: boolean;
 }) {
   const mySeat = opts.mySeat === undefined ? 0 : opts.mySeat;
-  const names = ['', 'Marlowe', 'Bot Bella', 'Queenie'];
+  const names = opts.longNames ? ['', 'Marlowe_the_Long', 'Bot Bella Donna', 'Queenie_Longname'] : ['', 'Marlowe', 'Bot Bella', 'Queenie'];
   const players = [0, 1, 2, 3].map((i) => {
     if (opts.emptySeats?.includes(i)) return null;
     const me = i === mySeat;
@@ -90,19 +95,26 @@ export function tableFixture(opts: {
     handHidden: opts.blindNil === true,
     bidding: { bids, blind: [false, false, false, false], autoBid: [false, false, false, false], nilBids: bids.map((b) => b === 0), currentBidderIndex: bidding ? mySeat : null, currentPlayer: null },
     play: {
-      currentTrick: playing
+      currentTrick: playing && !opts.completedTrick
         ? [
+            { playerIndex: 1, ...HANDS[1][12] },
             { playerIndex: 2, ...HANDS[2][12] },
             { playerIndex: 3, ...HANDS[3][12] },
-          ]
+          ].slice(3 - (opts.trickCards ?? 2))
         : [],
       trickLeaderIndex: 2,
       trickNumber,
       currentPlayerIndex: playing ? mySeat : null,
       spadesBroken: false,
       tricks,
-      lastTrick: null,
-      trickPending: false,
+      lastTrick: playing && opts.completedTrick
+        ? {
+            winnerIndex: 2,
+            leaderIndex: 1,
+            cards: [1, 2, 3, 0].map((i) => ({ playerIndex: i, ...HANDS[i][12] })),
+          }
+        : null,
+      trickPending: playing && opts.completedTrick === true,
     },
     legalBids: null,
     legalCards: [],

@@ -3,6 +3,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { AppConfig } from '../config/config.schema';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
+import { AuthProvidersController } from './auth-providers.controller';
 import { AuthService } from './auth.service';
 import { DiscordService } from './discord.service';
 import { JwtAuthGuard } from './jwt-auth.guard';
@@ -23,7 +24,7 @@ import { TokenService } from './token.service';
       }),
     }),
   ],
-  controllers: [AuthController],
+  controllers: [AuthController, AuthProvidersController],
   providers: [AuthService, DiscordService, LoginLimiter, RegistrationLimiter, TokenService, JwtAuthGuard],
   exports: [TokenService, JwtAuthGuard, UsersModule],
 })

@@ -37,7 +37,7 @@ export class AuthService {
     const passwordHash = await argon2.hash(dto.password, ARGON2_OPTIONS);
     const user = await this.users.createUser({ username: dto.username, email: dto.email.trim(), passwordHash });
     this.registrations.record(ip);
-    return { token: this.tokens.sign(user.id), user: await this.users.toUser(user) };
+    return { token: this.tokens.sign(user.id, user.role), user: await this.users.toUser(user) };
   }
 
   async login(dto: LoginDto, ip: string): Promise<AuthResponse> {
@@ -58,7 +58,7 @@ export class AuthService {
       throw new UnauthorizedException(LOGIN_FAILED_MESSAGE);
     }
     this.limiter.recordSuccess(account);
-    return { token: this.tokens.sign(user.id), user: await this.users.toUser(user) };
+    return { token: this.tokens.sign(user.id, user.role), user: await this.users.toUser(user) };
   }
 
   async profile(userId: string): Promise<User> {
@@ -85,7 +85,7 @@ export class AuthService {
   }
 
   /** Session token for a user id (Discord login). */
-  issueToken(userId: string): string {
-    return this.tokens.sign(userId);
+  issueToken(userId: string, role: 'user' | 'admin' = 'user'): string {
+    return this.tokens.sign(userId, role);
   }
 }

@@ -121,7 +121,7 @@ export class DiscordService {
       if (!code || code.length > 512) throw new CallbackFailed('no_code', 'no authorization code');
       const discordUser = await this.fetchDiscordUser(d, code, pending.verifier);
       const user = await this.linkOrCreate(discordUser);
-      return this.clientRedirect(client, { token: this.auth.issueToken(user.id) });
+      return this.clientRedirect(client, { token: this.auth.issueToken(user.id, user.role) });
     } catch (e) {
       const failure =
         e instanceof CallbackFailed ? e : new CallbackFailed('account_failed', (e as Error).message ?? String(e));

@@ -11,23 +11,43 @@ import {
   heuristicBot,
   Seat,
   reportBotFallback,
+  strongNeedsSearch,
+  GameAction,
 } from '@spades/common';
 import { Test } from '@nestjs/testing';
-import { BotPool, botLevelFromEnv, botPoolOptionsFromEnv, isLegalBotAction } from './bot-pool';
+import { BotDecisionEvent, BotPool, botLevelFromEnv, botPoolOptionsFromEnv, isLegalBotAction } from './bot-pool';
 import { BotsModule } from './bots.module';
 
-/** A view of the seat to play, a few tricks into a hand (driven by the heuristic bot). */
-function midHandView(seed: number, plays = 9): PlayerView {
+/** The state a few tricks into a hand (driven by the heuristic bot), stopped at the first decision from `plays` on that needs a search. */
+function midHandState(seed: number, plays = 9): GameState {
   let s: GameState = createGame(DEFAULT_SETTINGS);
   const r = apply(s, { type: 'deal', seed: randomSeed(mulberry32(seed)) });
   if (!r.ok) throw new Error(r.error);
   s = r.state;
   let played = 0;
-  while (s.phase === 'BIDDING' || (s.phase === 'PLAYING' && played < plays)) {
+  while (s.phase === 'BIDDING' || (s.phase === 'PLAYING' && (played < plays || !strongNeedsSearch(viewFor(s, s.turn as Seat))))) {
     const seat = s.turn as Seat;
     const a = heuristicBot.act(viewFor(s, seat), mulberry32(1));
     if (!a) throw new Error('no action');
     if (a.type === 'play') played++;
+    const n = apply(s, a);
+    if (!n.ok) throw new Error(n.error);
+    s = n.state;
+  }
+  return s;
+}
+
+/** A view of the seat to play that needs a search (so a strong request goes to a worker). */
+function midHandView(seed: number, plays = 9): PlayerView {
+  const s = midHandState(seed, plays);
+  return viewFor(s, s.turn as Seat);
+}
+
+/** A view whose decision is forced: the last trick of a hand. */
+function forcedView(seed: number): PlayerView {
+  let s = midHandState(seed, 0);
+  while (s.phase === 'PLAYING' && (s.hands[s.turn as Seat].length > 1)) {
+    const a = heuristicBot.act(viewFor(s, s.turn as Seat), mulberry32(1)) as GameAction;
     const n = apply(s, a);
     if (!n.ok) throw new Error(n.error);
     s = n.state;
@@ -44,12 +64,23 @@ describe('BotPool', () => {
 
   it('computes strong decisions in a worker thread, legal for the view', async () => {
     pool = new BotPool({ size: 1, strongMs: 20 });
+    await pool.ready();
     for (let i = 0; i < 3; i++) {
       const view = midHandView(10 + i);
-      const action = await pool.decide('strong', view, i);
+      const action = await pool.decide('strong', view, i, { deadline: Date.now() + 5000 });
       expect(isLegalBotAction(view, action)).toBe(true);
     }
-    expect(pool.stats()).toMatchObject({ completed: 3, fallbacks: 0, restarts: 0, degraded: false });
+    expect(pool.stats()).toMatchObject({ completed: 3, fallbacksTotal: 0, restarts: 0, degraded: false, decisionsTotal: 3 });
+  });
+
+  it('answers a strong decision with nothing to search on the spot, without a worker round trip', async () => {
+    pool = new BotPool({ size: 1, strongMs: 20 });
+    const view = forcedView(4);
+    expect(strongNeedsSearch(view)).toBe(false);
+    const action = await pool.decide('strong', view, 1);
+    expect(isLegalBotAction(view, action)).toBe(true);
+    expect(pool.stats()).toMatchObject({ inlineTotal: 1, completed: 0, decisionsTotal: 1 });
+    expect(pool.stats().decisionMs.count).toBe(0);
   });
 
   it('does not block the event loop while a worker is busy', async () => {
@@ -58,37 +89,40 @@ describe('BotPool', () => {
     // replaces the worker and falls back to the heuristic.
     pool = new BotPool({ size: 1, strongMs: 10, timeoutMs: 400, hangOnSeed: 99 });
     const view = midHandView(6, 0);
-    await pool.decide('strong', midHandView(5), 1); // the worker is up and idle
+    await pool.ready(); // the worker is up and idle
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
-    const action = await pool.decide('strong', view, 99);
+    const action = await pool.decide('strong', view, 99, { deadline: Date.now() + 60_000 });
     clearInterval(timer);
     expect(action).toEqual(heuristicAct(view));
     expect(ticks).toBeGreaterThanOrEqual(3);
-    expect(pool.stats()).toMatchObject({ fallbacks: 1, restarts: 1 });
+    expect(pool.stats()).toMatchObject({ fallbacksTotal: 1, restarts: 1 });
+    expect(pool.stats().fallbacksByReason.timeout).toBe(1);
   });
 
   it('survives a crashing worker: the pending request falls back to the heuristic, the worker is restarted', async () => {
     pool = new BotPool({ size: 1, strongMs: 10, crashOnSeed: 666 });
+    await pool.ready();
     const view = midHandView(21);
-    const warm = await pool.decide('strong', view, 1);
+    const warm = await pool.decide('strong', view, 1, { deadline: Date.now() + 5000 });
     expect(isLegalBotAction(view, warm)).toBe(true);
-    const crashed = await pool.decide('strong', view, 666);
+    const crashed = await pool.decide('strong', view, 666, { deadline: Date.now() + 5000 });
     expect(crashed).toEqual(heuristicAct(view));
-    expect(pool.stats().fallbacks).toBe(1);
+    expect(pool.stats().fallbacksByReason.crash).toBe(1);
     expect(pool.stats().restarts).toBe(1);
     // the replacement worker answers again
-    const after = await pool.decide('strong', midHandView(22), 3);
+    const after = await pool.decide('strong', midHandView(22), 3, { deadline: Date.now() + 5000 });
     expect(after).not.toBeNull();
-    expect(pool.stats()).toMatchObject({ completed: 2, restarts: 1, workers: 1, degraded: false });
+    expect(pool.stats()).toMatchObject({ completed: 2, fallbacksTotal: 1, restarts: 1, workers: 1, degraded: false });
   });
 
   it('counts and logs an illegal bot choice reported inside a worker, and one made on this thread', async () => {
     pool = new BotPool({ size: 1, strongMs: 10, illegalOnSeed: 77 });
+    await pool.ready();
     const view = midHandView(51);
-    expect(isLegalBotAction(view, await pool.decide('strong', view, 76))).toBe(true);
+    expect(isLegalBotAction(view, await pool.decide('strong', view, 76, { deadline: Date.now() + 5000 }))).toBe(true);
     expect(pool.stats().illegalChoices).toBe(0);
-    const action = await pool.decide('strong', view, 77);
+    const action = await pool.decide('strong', view, 77, { deadline: Date.now() + 5000 });
     expect(isLegalBotAction(view, action)).toBe(true);
     expect(pool.stats().illegalChoices).toBe(1);
     // the light levels run inline: common's safety net reports to the pool's listener directly
@@ -96,16 +130,148 @@ describe('BotPool', () => {
     expect(pool.stats().illegalChoices).toBe(2);
   });
 
+  it('catches an illegal answer from a worker and plays the heuristic instead', async () => {
+    pool = new BotPool({ size: 1, strongMs: 10, badAnswerOnSeed: 55 });
+    await pool.ready();
+    const view = midHandView(52);
+    const action = await pool.decide('strong', view, 55, { deadline: Date.now() + 5000 });
+    expect(action).toEqual(heuristicAct(view));
+    expect(pool.stats()).toMatchObject({ completed: 0, fallbacksTotal: 1, restarts: 0 });
+    expect(pool.stats().fallbacksByReason.illegal).toBe(1);
+  });
+
   it('replaces a worker that does not answer in time and falls back', async () => {
     pool = new BotPool({ size: 1, strongMs: 10, timeoutMs: 500, hangOnSeed: 13 });
+    await pool.ready();
     const view = midHandView(31);
-    const action = await pool.decide('strong', view, 13);
+    const action = await pool.decide('strong', view, 13, { deadline: Date.now() + 60_000 });
     expect(action).toEqual(heuristicAct(view));
-    expect(pool.stats().fallbacks).toBe(1);
+    expect(pool.stats().fallbacksTotal).toBe(1);
     expect(pool.stats().restarts).toBe(1);
-    const after = await pool.decide('strong', view, 14);
+    const after = await pool.decide('strong', view, 14, { deadline: Date.now() + 5000 });
     expect(isLegalBotAction(view, after)).toBe(true);
     expect(pool.stats().completed).toBe(1);
+  });
+
+  it('answers by the heuristic at the deadline when the worker is late, instead of delaying the table', async () => {
+    // the worker for seed 13 never answers; the stuck-worker timeout (10 s) is far away, the deadline is not
+    pool = new BotPool({ size: 1, strongMs: 10, timeoutMs: 10_000, lateGraceMs: 10, hangOnSeed: 13 });
+    const view = midHandView(32);
+    await pool.ready();
+    const t0 = Date.now();
+    const action = await pool.decide('strong', view, 13, { deadline: t0 + 150 });
+    const took = Date.now() - t0;
+    expect(action).toEqual(heuristicAct(view));
+    expect(took).toBeLessThan(5000); // i.e. not the 10 s timeout
+    expect(pool.stats().fallbacksByReason).toMatchObject({ late: 1, timeout: 0 });
+    expect(pool.stats().inFlight).toBe(1); // the worker is still stuck (replaced at its timeout)
+  });
+
+  it('answers at once by the heuristic a request that the busy workers cannot reach before its deadline', async () => {
+    // a 300 ms box keeps the worker busy long after the urgent request's deadline, even on a slow machine
+    pool = new BotPool({ size: 1, strongMs: 300, floorMs: 3 });
+    await pool.ready();
+    const order: string[] = [];
+    const view = midHandView(65);
+    const long = pool.decide('strong', midHandView(64), 1, { deadline: Date.now() + 10_000 }).then(() => order.push('long'));
+    const urgent = pool.decide('strong', view, 2, { deadline: Date.now() + 15 }).then((a) => {
+      order.push('urgent');
+      return a;
+    });
+    expect(await urgent).toEqual(heuristicAct(view));
+    await long;
+    expect(order).toEqual(['urgent', 'long']);
+    expect(pool.stats().fallbacksByReason).toMatchObject({ busy: 1, late: 0 });
+    expect(pool.stats().completed).toBe(1);
+  });
+
+  it('serves queued requests earliest deadline first', async () => {
+    pool = new BotPool({ size: 1, strongMs: 30, floorMs: 3 });
+    await pool.ready();
+    const now = Date.now();
+    const order: string[] = [];
+    const busy = pool.decide('strong', midHandView(61), 2, { deadline: now + 10_000 }).then(() => order.push('busy'));
+    const late = pool.decide('strong', midHandView(62), 3, { deadline: now + 8000 }).then(() => order.push('late'));
+    const soon = pool.decide('strong', midHandView(63), 4, { deadline: now + 4000 }).then(() => order.push('soon'));
+    await Promise.all([busy, late, soon]);
+    expect(order).toEqual(['busy', 'soon', 'late']);
+  });
+
+  it('shrinks the time box as the queue grows, never below the floor, and recovers when idle', async () => {
+    pool = new BotPool({ size: 1, strongMs: 40, floorMs: 3 });
+    const events: BotDecisionEvent[] = [];
+    pool.onDecision((e) => events.push(e));
+    await pool.ready();
+    await pool.decide('strong', midHandView(70), 1, { deadline: Date.now() + 5000 }); // up, warm
+    expect(events[0]).toMatchObject({ outcome: 'worker', timeboxMs: 40 });
+    expect(pool.stats().timeboxMs).toBe(40);
+
+    // 24 requests at once, all due within 0.6 s: 24 × 40 ms would not fit
+    const views = Array.from({ length: 24 }, (_, i) => midHandView(71 + i));
+    const deadline = Date.now() + 600;
+    const pending = views.map((v, i) => pool!.decide('strong', v, i, { deadline }));
+    const during = pool.stats();
+    expect(during.queueDepth + during.inFlight).toBe(24);
+    expect(during.inFlight).toBeLessThanOrEqual(1);
+    expect(during.timeboxMs).toBeLessThan(40);
+    const actions = await Promise.all(pending);
+    actions.forEach((a, i) => expect(isLegalBotAction(views[i], a)).toBe(true));
+    const burst = events.slice(1);
+    expect(burst).toHaveLength(24);
+    // the boxes of the requests a worker took, in the order it took them (one worker answers in that order)
+    const boxes = burst.filter((e) => e.timeboxMs !== null).map((e) => e.timeboxMs as number);
+    expect(boxes.length).toBeGreaterThan(1);
+    expect(Math.min(...boxes)).toBeGreaterThanOrEqual(3);
+    // the first one started before the others arrived (a box is never cut short); the next ones saw the queue
+    expect(boxes[0]).toBe(40);
+    expect(boxes[1]).toBeLessThan(40);
+    // every request was served by a worker or answered by the heuristic because it could not be served in time
+    for (const e of burst) expect(['worker', 'late', 'busy']).toContain(e.outcome);
+
+    // idle again: the full box
+    expect(pool.stats()).toMatchObject({ queueDepth: 0, inFlight: 0, timeboxMs: 40 });
+    await pool.decide('strong', midHandView(99), 1, { deadline: Date.now() + 5000 });
+    expect(events[events.length - 1]).toMatchObject({ outcome: 'worker', timeboxMs: 40 });
+  });
+
+  it('answers requests that cannot be served in time by the heuristic, and reports the work in stats()', async () => {
+    pool = new BotPool({ size: 1, strongMs: 40, floorMs: 3 });
+    await pool.ready();
+    await pool.decide('strong', midHandView(100), 1, { deadline: Date.now() + 5000 }); // warm
+    const views = Array.from({ length: 40 }, (_, i) => midHandView(101 + i));
+    const deadline = Date.now() + 40;
+    const actions = await Promise.all(views.map((v, i) => pool!.decide('strong', v, i, { deadline })));
+    actions.forEach((a, i) => expect(isLegalBotAction(views[i], a)).toBe(true));
+    const s = pool.stats();
+    // 40 ms cannot hold 40 decisions of ≥ 3 ms on one worker: the excess is answered by the heuristic, at once
+    // when the queue ahead already fills the time left ('busy'), else at the request's latest start ('late')
+    expect(s.fallbacksByReason.busy + s.fallbacksByReason.late).toBeGreaterThan(0);
+    expect(s.fallbacksByReason.busy + s.fallbacksByReason.late).toBe(s.fallbacksTotal);
+    expect(s.decisionsTotal).toBe(41);
+    expect(s.completed + s.inlineTotal + s.fallbacksTotal).toBe(s.decisionsTotal);
+    expect(s.completed).toBeGreaterThanOrEqual(1);
+    // the histogram counts every worker answer (also those that came after their request had fallen back)
+    expect(s.decisionMs.count).toBeGreaterThanOrEqual(s.completed);
+    expect(s.decisionMs.counts[s.decisionMs.counts.length - 1]).toBeLessThanOrEqual(s.decisionMs.count);
+    expect(s.busyMsTotal).toBeGreaterThan(0);
+    expect(s.decisionMsP50).toBeGreaterThan(0);
+    expect(s.demandPerSec).toBeGreaterThan(0);
+    expect(s.budgetMsPerSec).toBe(900);
+    expect(s).toMatchObject({ workers: 1, queueDepth: 0, floorMs: 3, maxMs: 40 });
+  });
+
+  it('resolves an aborted request with null and drops it from the queue', async () => {
+    pool = new BotPool({ size: 1, strongMs: 30 });
+    await pool.ready();
+    const first = pool.decide('strong', midHandView(151), 2, { deadline: Date.now() + 5000 });
+    const ctl = new AbortController();
+    const second = pool.decide('strong', midHandView(152), 3, { deadline: Date.now() + 5000, signal: ctl.signal });
+    expect(pool.stats().queueDepth).toBe(1);
+    ctl.abort();
+    expect(await second).toBeNull();
+    expect(pool.stats()).toMatchObject({ queueDepth: 0, aborted: 1 });
+    expect(await first).not.toBeNull();
+    expect(pool.stats()).toMatchObject({ completed: 1, decisionsTotal: 1 });
   });
 
   it('answers the light levels inline and resolves null when it is not the seat’s turn', async () => {
@@ -117,6 +283,7 @@ describe('BotPool', () => {
     const seat = view.viewer as Seat;
     const notMyTurn = { ...view, turn: ((seat + 1) % 4) as Seat };
     expect(await pool.decide('heuristic', notMyTurn, 1)).toBeNull();
+    expect(pool.stats()).toMatchObject({ inlineTotal: 3, decisionsTotal: 3 });
   });
 
   it('starts no worker until the first strong request', async () => {
@@ -140,8 +307,15 @@ describe('BotPool', () => {
   });
 
   it('reads pool options from the environment', () => {
-    expect(botPoolOptionsFromEnv({ BOT_WORKERS: '2', BOT_STRONG_MS: '30' })).toEqual({ size: 2, strongMs: 30, timeoutMs: undefined });
+    expect(botPoolOptionsFromEnv({ BOT_WORKERS: '2', BOT_STRONG_MS: '30', BOT_FLOOR_MS: '2.5' })).toEqual({
+      size: 2,
+      strongMs: 30,
+      floorMs: 2.5,
+      timeoutMs: undefined,
+    });
     expect(() => botPoolOptionsFromEnv({ BOT_WORKERS: 'x' })).toThrow('BOT_WORKERS');
+    expect(() => botPoolOptionsFromEnv({ BOT_WORKERS: '1.5' })).toThrow('BOT_WORKERS');
+    expect(() => botPoolOptionsFromEnv({ BOT_FLOOR_MS: '0' })).toThrow('BOT_FLOOR_MS');
   });
 
   it('parses BOT_LEVEL', () => {

@@ -6,14 +6,14 @@ export const BOT_LEVELS: readonly BotLevel[] = ['random', 'basic', 'heuristic', 
 export interface BotWorkerData {
   /** Module to require for @spades/common inside the worker. */
   commonEntry: string;
-  /** Time box per strong decision, ms. */
-  strongMs: number;
   /** Tests only: a request with this seed crashes the worker. */
   crashOnSeed?: number;
   /** Tests only: a request with this seed never answers (busy loop), to test timeouts. */
   hangOnSeed?: number;
   /** Tests only: a request with this seed reports a bot fallback (an illegal choice) before answering. */
   illegalOnSeed?: number;
+  /** Tests only: a request with this seed answers an action the viewer may not take (the pool must catch it). */
+  badAnswerOnSeed?: number;
 }
 
 /** Messages a worker sends besides answers: it is ready, or a bot's own choice was illegal (common's fallback). */
@@ -25,6 +25,8 @@ export interface BotWorkerRequest {
   level: BotLevel;
   view: PlayerView;
   seed: number;
+  /** Time box of this decision, ms (chosen by the pool's budget, see bot-budget.ts). */
+  ms: number;
 }
 
 export type BotWorkerResponse =

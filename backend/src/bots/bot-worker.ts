@@ -12,13 +12,14 @@ type Common = typeof import('@spades/common');
 const data = workerData as BotWorkerData;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const common = require(data.commonEntry) as Common;
-const strong = common.createStrongBot({ maxMs: data.strongMs });
 // A bot whose own choice was illegal still answers legally (common's safety net); the server logs it.
 common.onBotFallback((event) => parentPort?.postMessage({ type: 'bot-fallback', event }));
 
-function botFor(level: string) {
-  if (level === 'strong') return strong;
-  return common.getBot(level) ?? common.heuristicBot;
+function act(msg: BotWorkerRequest) {
+  const rng = common.mulberry32(msg.seed);
+  // strong: the time box the pool's budget chose for this request
+  if (msg.level === 'strong') return common.strongAct(msg.view, rng, { maxMs: msg.ms });
+  return (common.getBot(msg.level) ?? common.heuristicBot).act(msg.view, rng);
 }
 
 parentPort?.on('message', (msg: BotWorkerRequest) => {
@@ -42,7 +43,10 @@ parentPort?.on('message', (msg: BotWorkerRequest) => {
   let res: BotWorkerResponse;
   try {
     const t0 = performance.now();
-    const action = botFor(msg.level).act(msg.view, common.mulberry32(msg.seed));
+    const action =
+      data.badAnswerOnSeed !== undefined && msg.seed === data.badAnswerOnSeed
+        ? ({ type: 'bid', seat: msg.view.viewer, bid: 99 } as never) // fault injection for tests: an illegal answer
+        : act(msg);
     res = { id: msg.id, ok: true, action, ms: performance.now() - t0 };
   } catch (e) {
     res = { id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) };

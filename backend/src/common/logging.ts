@@ -1,3 +1,4 @@
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../config/config.schema';
 
@@ -41,5 +42,11 @@ export function pinoParams(config: AppConfig, stream?: NodeJS.WritableStream): P
     customLogLevel: (_req, res, err) =>
       err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
   };
-  return { pinoHttp: stream ? [options, stream as never] : options, exclude: [] };
+  // Every route, in NestJS 11 path syntax: nestjs-pino's default ('*', which becomes '/api/*' under the global
+  // prefix) makes Nest log two LegacyRouteConverter warnings on every start.
+  return {
+    pinoHttp: stream ? [options, stream as never] : options,
+    exclude: [],
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+  };
 }

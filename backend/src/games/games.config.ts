@@ -24,6 +24,8 @@ export interface GamesConfig {
   chatHistory: number;
   /** How long a seat is held for an invited player (issue #12). */
   inviteReservationMs: number;
+  /** A WAITING table whose host has been offline this long loses its host (closes when nobody is left): 60 s. */
+  waitingHostTimeoutMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number {
@@ -50,6 +52,7 @@ export function loadGamesConfig(env: NodeJS.ProcessEnv = process.env): GamesConf
     botLevel: env.BOT_LEVEL && env.BOT_LEVEL !== '' ? env.BOT_LEVEL : 'strong',
     chatHistory: int(env, 'GAME_CHAT_HISTORY', 100, 0),
     inviteReservationMs: int(env, 'INVITE_RESERVATION_MS', 60_000, 0),
+    waitingHostTimeoutMs: int(env, 'WAITING_HOST_TIMEOUT_MS', 60_000, 1),
   };
 }
 

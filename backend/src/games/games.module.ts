@@ -8,6 +8,8 @@ import { GamesService } from './games.service';
 import { GamesSettlement } from './games.settlement';
 import { TableFanout } from './table.fanout';
 import { TableStore } from './table.store';
+import { ChatBlocks } from './chat-visibility';
+import { AbandonedTables } from './abandoned-tables';
 import { ParticipantsService } from './participants.service';
 import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
 
@@ -27,9 +29,11 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     TableFanout,
     GamesSettlement,
     ParticipantsService,
+    ChatBlocks,
     GamesService,
     HistoryService,
     GamesGateway,
+    AbandonedTables,
   ],
   exports: [GamesService],
 })

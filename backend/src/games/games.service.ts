@@ -11,6 +11,7 @@ import { GameInvitation, validateSettings } from '@spades/common';
 import { randomUUID } from 'node:crypto';
 import { BotPool } from '../bots/bot-pool';
 import { MetricsService } from '../metrics/metrics.service';
+import { ChatBlocks, visibleChat } from './chat-visibility';
 import { GAMES_CONFIG } from './games.config';
 import type { GamesConfig } from './games.config';
 import { GamesSettlement } from './games.settlement';
@@ -18,6 +19,7 @@ import { GamesLedger } from './ports';
 import type { GameListItem, TableView } from './protocol';
 import {
   ActorKind,
+  draftOf,
   Effects,
   hostId,
   invitationPayload,
@@ -73,6 +75,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     private readonly settlement: GamesSettlement,
     @Optional() private readonly bots?: BotPool,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly chatBlocks?: ChatBlocks,
   ) {
     this.machine = new TableMachine(cfg);
     this.timers = new TableTimers(this.machine, cfg, (actor) => this.due(actor), bots);
@@ -84,12 +87,6 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
         for (const a of this.tables.all()) if (a.rec.status !== 'WAITING' && a.rec.status !== 'CLOSED') n++;
         return n;
       });
-      if (bots) {
-        metrics.gauge('spades_bot_queue_depth', 'Bot decisions waiting for a worker', () => bots.stats().queued);
-        metrics.gauge('spades_bot_workers', 'Bot worker threads', () => bots.stats().workers);
-        metrics.gauge('spades_bot_decisions_completed', 'Strong-bot decisions answered by the workers since start', () => bots.stats().completed);
-        metrics.gauge('spades_bot_fallbacks', 'Bot decisions answered by the inline fallback since start', () => bots.stats().fallbacks);
-      }
     }
   }
 
@@ -161,7 +158,10 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     const rec = await this.record(gameId);
     if (rec.status !== 'CLOSED' && !mayEnter(rec, userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
     const seat = seatOf(rec, userId);
-    return tableView(rec, seat ?? 'spectator', Date.now());
+    const view = tableView(rec, seat ?? 'spectator', Date.now());
+    // blocks (issue 15): the caller never sees the chat of players they block
+    if (this.chatBlocks && view.chat) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
+    return view;
   }
 
   async record(gameId: string): Promise<TableRecord> {
@@ -189,7 +189,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     // a concurrent create by the same user may have won the race meanwhile: the table exists, it is theirs
     this.tables.add(rec, 1);
     this.metrics?.actions.inc({ type: 'create', outcome: 'ok' });
-    this.fanout.table(null, rec, fx);
+    await this.fanout.table(null, rec, fx);
     return tableView(rec, 0, Date.now());
   }
 
@@ -220,6 +220,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       const other = this.tables.tableOfSeatedUser(user.userId);
       if (other && other.id !== rec.id) throw new TableError('You are already seated at another table');
       if (rec.status === 'WAITING') await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
+      await this.ledger.assertRatedAllowed(rec, user.userId, user); // issue #11: banned from rated tables
     }
     this.machine.join(rec, fx, user, seat);
   }
@@ -325,9 +326,10 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   start(gameId: string, userId: string): Promise<TableView> {
-    return this.command(gameId, { type: 'start', actor: userId }, (rec, fx) => this.machine.start(rec, fx, userId)).then(() =>
-      this.view(gameId, userId),
-    );
+    return this.command(gameId, { type: 'start', actor: userId }, async (rec, fx) => {
+      this.machine.start(rec, fx, userId);
+      await this.ledger.assertRatedAllowed(rec, userId); // issue #11: a rated start with a banned player is refused
+    }).then(() => this.view(gameId, userId));
   }
 
   /** make_bid / play_card / reveal_cards; `actionId` makes a retry return the original result. */
@@ -391,7 +393,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
         return done.result as T;
       }
       const prev = actor.rec;
-      const draft = structuredClone(prev);
+      const draft = draftOf(prev);
       const fx = newEffects(opts.type);
       let result: T;
       try {
@@ -404,7 +406,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       await this.persist(actor, prev, draft, fx, opts, result);
       this.tables.update(actor, draft);
       if (key) actor.results.set(key, { type: opts.type, payload, result });
-      this.fanout.table(prev, draft, fx);
+      await this.fanout.table(prev, draft, fx);
       this.timers.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
       if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);
@@ -427,7 +429,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   private drop(actor: TableActor): void {
     this.timers.cancel(actor);
-    actor.botPlan = null;
+    this.timers.dropPlan(actor);
     this.tables.remove(actor);
   }
 
@@ -479,7 +481,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     actor.eventsSinceSnapshot = 0;
     const prev = actor.rec;
     this.tables.update(actor, rec);
-    this.fanout.table(prev, rec, newEffects('settlement'));
+    await this.fanout.table(prev, rec, newEffects('settlement'));
     this.timers.arm(actor);
   }
 

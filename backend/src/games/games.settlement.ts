@@ -89,6 +89,7 @@ export class GamesSettlement {
         const house = 4 * rec.settings.buyIn - paid.reduce((a, b) => a + b, 0);
         if (house > 0) await this.ledger.toHouse(m, rec.id, house, ref);
         if (result && !abandoned) await this.ledger.recordStats(m, rec, result);
+        await this.ledger.recordRatings(m, rec, { result: abandoned ? null : result, payouts: paid }); // issue #11
         await m.query(`UPDATE game_settlements SET payouts = $3, house_amount = $4 WHERE game_id = $1 AND game_number = $2`, [
           rec.id,
           rec.gameNumber,

@@ -6,9 +6,10 @@ import { Injectable } from '@nestjs/common';
 import { GameResult } from '@spades/common';
 import { EntityManager } from 'typeorm';
 import { CoinsService, InsufficientFundsError } from '../coins/coins.service';
+import { RatedBanError, RatingsService } from '../ratings/ratings.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StatsGameType, StatsService } from '../stats/stats.service';
-import { TableError, TableRecord } from './table';
+import { humans, TableError, TableRecord } from './table';
 
 export class NotEnoughCoinsError extends Error {}
 
@@ -19,6 +20,7 @@ export class GamesLedger {
   constructor(
     private readonly coins: CoinsService,
     private readonly stats: StatsService,
+    private readonly ratings: RatingsService,
   ) {}
 
   /** Refuses to seat a user who cannot cover the table's buy-in ("Not enough coins"). */
@@ -86,6 +88,45 @@ export class GamesLedger {
       specialRule: s.specialRules.screamer ? 'SCREAMER' : s.specialRules.assassin ? 'ASSASSIN' : null,
       players,
     });
+  }
+  // ---------------------------------------------------------------- issue #11: ratings port (logic in src/ratings)
+
+  /**
+   * The rating update, history, completion counters and leaver bans of a settled rated game, in the settlement
+   * transaction, exactly once per game (also for a game every human abandoned: `result` null).
+   */
+  async recordRatings(m: EntityManager, rec: TableRecord, o: { result: GameResult | null; payouts: number[] }): Promise<void> {
+    await this.ratings.recordGame(m, {
+      tableId: rec.id,
+      gameNumber: rec.gameNumber,
+      mode: rec.settings.gameMode,
+      buyIn: rec.settings.buyIn,
+      participants: rec.participants.map((p) => ({ seat: p.seat, userId: p.userId })),
+      places: o.result ? o.result.places : null,
+      leavers: rec.forfeited ?? [],
+      payouts: o.payouts,
+      at: Date.now(),
+    });
+  }
+
+  /**
+   * Ban check. A table is rated when four humans start it, so a player banned from rated tables may not take a
+   * seat that makes a WAITING table four humans, nor a seat in a running rated game (`joining`); a start with four
+   * humans is refused while one of them is banned (no `joining`, called after TableMachine.start set `rated`).
+   * TableError 403 with the message and end time.
+   */
+  async assertRatedAllowed(rec: TableRecord, actorId: string, joining?: { userId: string; username: string }): Promise<void> {
+    const seated = humans(rec).map((h) => ({ userId: h.userId, username: h.username }));
+    const players = joining ? [...seated.filter((h) => h.userId !== joining.userId), joining] : seated;
+    // joining: the seat is in a running rated game, or makes four humans at a WAITING table; start: rated by now
+    const rated = joining ? rec.rated || (rec.status === 'WAITING' && players.length === 4) : rec.rated;
+    if (!rated) return;
+    try {
+      await this.ratings.assertMayPlayRated(joining ? [joining] : players, actorId);
+    } catch (e) {
+      if (e instanceof RatedBanError) throw new TableError(e.message, 403);
+      throw e;
+    }
   }
 }
 

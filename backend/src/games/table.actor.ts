@@ -24,7 +24,7 @@ export interface TableActor {
   /** Events stored since the last full snapshot. */
   eventsSinceSnapshot: number;
   /** A bot decision started when the bot's think delay began, for the flow timer with this key. */
-  botPlan: { key: string; plan: Promise<GameAction[]> } | null;
+  botPlan: { key: string; plan: Promise<GameAction[]>; abort: AbortController } | null;
 }
 
 /** JSON with sorted keys (jsonb does not keep key order): compares a retry's payload with the stored one. */

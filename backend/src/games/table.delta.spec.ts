@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { DEFAULT_SETTINGS, GameSettings, legalBids, legalCards, Seat, viewFor } from '@spades/common';
 import type { GamesConfig } from './games.config';
-import { Effects, newEffects, newTable, Participant, TableError, TableMachine, TableRecord } from './table';
+import { draftOf, Effects, newEffects, newTable, Participant, TableError, TableMachine, TableRecord } from './table';
 import { applyEvent, needsSnapshot, restoreRecord, tableDelta, TableDelta } from './table.delta';
 
 const cfg: GamesConfig = {
@@ -22,6 +22,7 @@ const cfg: GamesConfig = {
   botLevel: 'basic',
   chatHistory: 5,
   inviteReservationMs: 300,
+  waitingHostTimeoutMs: 60_000,
 };
 
 const users: Participant[] = [0, 1, 2, 3, 4].map((i) => ({ userId: `u${i}`, username: `User ${i}`, avatar: null }));
@@ -100,7 +101,7 @@ describe('lean persistence: snapshot + events restore the live table', () => {
         let snapshots = 0;
         for (const s of steps) {
           const prev = live;
-          const draft = structuredClone(prev);
+          const draft = draftOf(prev);
           const fx = newEffects(s.kind);
           try {
             if (!run(machine, draft, fx, s, () => (now = Math.max(now, machine.nextDeadline(draft) ?? now)))) continue;

@@ -11,6 +11,7 @@ import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import type { Seat } from '@spades/common';
 import { MetricsService } from '../metrics/metrics.service';
 import { LOBBY_LIST_FULL_ROOM as LOBBY_GAMES_FULL_ROOM, LOBBY_VIEW_ROOM as LOBBY_GAMES_ROOM } from '../realtime/realtime.service';
+import { BlockedSenders, ChatBlocks, chatVisibleTo } from './chat-visibility';
 import { GamesRealtime } from './ports';
 import type { GameListItem } from './protocol';
 import { Effects, isHuman, TableRecord } from './table';
@@ -33,9 +34,12 @@ export class TableFanout implements OnModuleDestroy {
   /** Private tables (issue #12): the users their list item was last sent to (members and invitees only). */
   private readonly privateAudience = new Map<string, Set<string>>();
 
+  private stopping = false;
+
   constructor(
     private readonly realtime: GamesRealtime,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly chatBlocks?: ChatBlocks,
   ) {}
 
   /** Where the full lobby list comes from (the games service). */
@@ -46,12 +50,17 @@ export class TableFanout implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.stopping = true;
     if (this.fullTimer) clearInterval(this.fullTimer);
     this.fullTimer = null;
   }
 
-  /** Sends each note to every member with a payload built from that recipient's own view, then `game_update`. */
-  table(prev: TableRecord | null, rec: TableRecord, fx: Effects): void {
+  /**
+   * Sends each note to every member with a payload built from that recipient's own view, then `game_update`. A
+   * player's chat message is not sent to the members who block them (the block relations are read only for
+   * commands that post one).
+   */
+  async table(prev: TableRecord | null, rec: TableRecord, fx: Effects): Promise<void> {
     const now = Date.now();
     const recipients = new Map<string, Recipient>();
     rec.seats.forEach((s, i) => {
@@ -63,6 +72,12 @@ export class TableFanout implements OnModuleDestroy {
       history: !prev || prev.engine.history.length !== rec.engine.history.length || prev.gameNumber !== rec.gameNumber,
       chat: false,
     };
+    const chatFrom = fx.notes.some((n) => n.type === 'chat_message' && n.message.userId !== 'system');
+    const blocked: BlockedSenders =
+      chatFrom && this.chatBlocks
+        ? await this.chatBlocks.blockedBy([...recipients.keys()]).catch(() => new Map<string, Set<string>>())
+        : new Map<string, Set<string>>();
+    if (this.stopping) return; // shutting down while the blocks were read: the sockets are closing
     const notes = [...fx.notes, { type: 'game_update' as const }];
     const measure = this.metrics !== undefined && ++this.sample % BYTES_SAMPLE_EVERY === 0;
     let measured = false;
@@ -70,6 +85,7 @@ export class TableFanout implements OnModuleDestroy {
       const view = tableView(rec, viewer, now, parts);
       let bytes = 0;
       for (const note of notes) {
+        if (note.type === 'chat_message' && !chatVisibleTo(note.message.userId, userId, blocked)) continue;
         const payload = notePayload(rec, note, view);
         if (measure && !measured) bytes += JSON.stringify(payload).length + note.type.length;
         this.realtime.emitToUser(userId, note.type, payload);

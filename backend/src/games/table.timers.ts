@@ -44,6 +44,12 @@ export class TableTimers {
     actor.timer = null;
   }
 
+  /** Drops a started bot decision (the table closed, or its situation changed). */
+  dropPlan(actor: TableActor): void {
+    actor.botPlan?.abort.abort();
+    actor.botPlan = null;
+  }
+
   /** Re-arms a second later (a failed tick must not stall the table). */
   retryLater(actor: TableActor, stillDriven: () => boolean): void {
     if (this.stopping || !stillDriven()) return;
@@ -58,30 +64,35 @@ export class TableTimers {
     const pre = actor.botPlan;
     actor.botPlan = null;
     if (pre && rec.flow?.key === pre.key) return pre.plan;
-    return this.decide(rec, seat, rec.flow?.at ?? Date.now());
+    pre?.abort.abort();
+    return this.decide(rec, seat, Date.now());
   }
 
   private prefetch(actor: TableActor): void {
     const f = actor.rec.flow;
     const e = actor.rec.engine;
     if (!this.bots || !f || f.kind !== 'bot' || (e.phase !== 'BIDDING' && e.phase !== 'PLAYING')) {
-      actor.botPlan = null;
+      this.dropPlan(actor);
       return;
     }
     if (actor.botPlan?.key === f.key) return;
-    const plan = this.decide(actor.rec, e.turn as Seat, f.at);
+    this.dropPlan(actor);
+    const abort = new AbortController();
+    const plan = this.decide(actor.rec, e.turn as Seat, f.at, abort.signal);
     plan.catch(() => undefined);
-    actor.botPlan = { key: f.key, plan };
+    actor.botPlan = { key: f.key, plan, abort };
   }
 
   /** Decisions of the configured bot level from the shared pool; the bot only ever sees its seat's view. */
-  private async decide(rec: TableRecord, seat: Seat, _deadline: number): Promise<GameAction[]> {
+  private async decide(rec: TableRecord, seat: Seat, deadline: number, signal?: AbortSignal): Promise<GameAction[]> {
     if (!this.bots) return [];
     const out: GameAction[] = [];
     let state = rec.engine;
     try {
       for (let i = 0; i < 3; i++) {
-        const action = await this.bots.decide(botLevelFromEnv(this.cfg.botLevel), viewFor(state, seat), randomInt(0, 2 ** 31));
+        // the first decision is due when the think delay ends; a follow-up (after a reveal) as soon as possible
+        const due = i === 0 ? deadline : Date.now();
+        const action = await this.bots.decide(botLevelFromEnv(this.cfg.botLevel), viewFor(state, seat), randomInt(0, 2 ** 31), { deadline: due, signal });
         if (!action) break;
         out.push(action);
         if (action.type !== 'reveal') break;

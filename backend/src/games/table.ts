@@ -257,6 +257,16 @@ export function newTable(id: string, settings: GameSettings, creator: Participan
   };
 }
 
+/**
+ * A draft of a record for a command to change: a deep copy of everything except the rules-engine state, which is
+ * immutable (common's `apply` returns a new state; nothing here changes one in place) and so is shared — the
+ * engine holds the hands and the history, most of a record's size.
+ */
+export function draftOf(rec: TableRecord): TableRecord {
+  const { engine, ...rest } = rec;
+  return { ...structuredClone(rest), engine };
+}
+
 export function newBot(seat: number): SeatOccupant {
   return { kind: 'bot', userId: `bot_${seat}_${randomBytes(4).toString('hex')}`, username: `Bot ${seat + 1}`, avatar: null };
 }
@@ -294,6 +304,14 @@ export class TableMachine {
     if (rec.announced.includes(user.userId)) return;
     rec.announced.push(user.userId);
     this.postSystem(rec, fx, `${user.username} joined the game.`);
+  }
+
+  /** '{name} is watching.' once per game for a spectator (a spectator does not join the game). */
+  announceWatching(rec: TableRecord, fx: Effects, user: Participant): void {
+    const key = `watch:${user.userId}`;
+    if (rec.announced.includes(key) || rec.announced.includes(user.userId)) return;
+    rec.announced.push(key);
+    this.postSystem(rec, fx, `${user.username} is watching.`);
   }
 
   // ------------------------------------------------------------------ seating
@@ -357,27 +375,39 @@ export class TableMachine {
     if (seatOf(rec, user.userId) !== null) throw new TableError('You are seated at this table');
     if (!rec.spectators.some((s) => s.userId === user.userId)) rec.spectators.push(user);
     if (isPrivate(rec) && !(rec.admitted ?? []).includes(user.userId)) rec.admitted = [...(rec.admitted ?? []), user.userId];
-    this.announce(rec, fx, user);
+    this.announceWatching(rec, fx, user);
   }
 
-  /** A human leaves (seat or spectators). In a running game the seat is vacated with a replacement countdown. */
-  leave(rec: TableRecord, fx: Effects, userId: string): void {
+  /**
+   * A human leaves (seat or spectators); the game chat says so. In a running game the seat is vacated with a
+   * replacement countdown (the bot logic plays it meanwhile, then a bot takes it). The table closes only when
+   * nobody is left to play or watch (see closeIfAbandoned).
+   */
+  leave(rec: TableRecord, fx: Effects, userId: string, why = ''): void {
     const seat = seatOf(rec, userId);
-    const spectating = rec.spectators.some((s) => s.userId === userId);
-    if (seat === null && !spectating) throw new TableError('You are not at this table');
+    const watcher = rec.spectators.find((s) => s.userId === userId);
+    if (seat === null && !watcher) throw new TableError('You are not at this table');
     rec.spectators = rec.spectators.filter((s) => s.userId !== userId);
     fx.removedUsers.push(userId);
     this.markDeparted(rec, userId);
-    if (seat === null) return;
+    if (seat === null) {
+      fx.lobby = true; // spectator count
+      this.postSystem(rec, fx, `${watcher!.username} stopped watching.`);
+      this.closeIfAbandoned(rec, fx, 'Nobody is left at the table');
+      return;
+    }
+    const name = (rec.seats[seat] as SeatOccupant).username;
     fx.lobby = true;
     rec.playAgain = rec.playAgain.filter((u) => u !== userId);
     rec.handAcks = rec.handAcks.filter((u) => u !== userId);
     if (inGame(rec)) {
       this.vacate(rec, fx, seat);
+      this.postSystem(rec, fx, `${name} left the game${why}. A bot plays seat ${seat + 1}.`);
     } else {
       rec.seats[seat] = null;
+      this.postSystem(rec, fx, `${name} left the table${why}.`);
     }
-    this.closeIfNoHumans(rec, fx, 'All players left the table');
+    this.closeIfAbandoned(rec, fx, 'All players left the table');
   }
 
   /** Frees a seat in a running game and starts the replacement countdown (a bot fills it at expiry). */
@@ -393,8 +423,15 @@ export class TableMachine {
     fx.notes.push({ type: 'seat_replacement_started', seatIndex: seat, expiresAt });
   }
 
-  closeIfNoHumans(rec: TableRecord, fx: Effects, reason: string): void {
+  /**
+   * Closes the table when nobody is left for it: no seated human and, while a game runs (or its result shows),
+   * no spectator either: spectators keep watching the bots play. A WAITING table without a seated human has
+   * nobody to start it: it closes, and the spectators are told why (`game_closed {reason}`).
+   */
+  closeIfAbandoned(rec: TableRecord, fx: Effects, reason: string): void {
     if (rec.status === 'CLOSED' || humans(rec).length > 0) return;
+    const running = inGame(rec) || rec.status === 'COMPLETED';
+    if (running && rec.spectators.length > 0) return;
     this.close(rec, fx, reason);
   }
 
@@ -640,7 +677,7 @@ export class TableMachine {
     for (const action of planned) {
       const e = rec.engine;
       if ((e.phase !== 'BIDDING' && e.phase !== 'PLAYING') || e.turn !== seat) return;
-      const draft = structuredClone(rec);
+      const draft = draftOf(rec);
       const dfx = newEffects(fx.logType);
       try {
         this.applyEngine(draft, dfx, action, by);
@@ -697,6 +734,7 @@ export class TableMachine {
         rec.seats[s] = null;
         fx.removedUsers.push(o.userId);
         this.markDeparted(rec, o.userId);
+        this.postSystem(rec, fx, `${o.username} left the table.`);
       }
     }
     if (humans(rec).length === 0) {
@@ -812,7 +850,7 @@ export class TableMachine {
               this.markDeparted(rec, occ.userId);
               this.vacate(rec, fx, seat);
               this.postSystem(rec, fx, `${occ.username} was removed after ${missed} missed turns.`);
-              this.closeIfNoHumans(rec, fx, 'All players left the table');
+              this.closeIfAbandoned(rec, fx, 'All players left the table');
             }
           }
           break;

@@ -21,6 +21,10 @@ export class UserEntity {
   @Column({ type: 'text', nullable: true })
   avatar: string | null;
 
+  /** 'admin' for the accounts listed in ADMIN_USERS (synced at boot by RatingsService), else 'user'. */
+  @Column({ type: 'varchar', length: 10, default: 'user' })
+  role: 'user' | 'admin';
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

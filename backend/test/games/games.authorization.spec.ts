@@ -191,7 +191,10 @@ describe('games authorization matrix (integration)', () => {
       expect((await tb.spectator.emit('leave_game', { gameId: tb.gameId })).ok).toBe(true);
       const after = (await storedTable(t, tb.gameId)).snapshot;
       expect(after.spectators).toEqual([]);
-      expect({ ...after, spectators: [], departed: [] }).toEqual({ ...before, spectators: [], departed: [] });
+      // …and is announced in the game chat (issue 15)
+      expect(after.chat.slice(0, -1)).toEqual(before.chat);
+      expect(after.chat.at(-1)).toMatchObject({ userId: 'system', message: `${tb.spectator.user.user.username} stopped watching.` });
+      expect({ ...after, spectators: [], departed: [], chat: [] }).toEqual({ ...before, spectators: [], departed: [], chat: [] });
       await close(tb);
     });
 

@@ -38,11 +38,14 @@ describe('games seating, announcements and idempotency (integration)', () => {
       expect(after.snapshot.spectators.map((s: any) => s.userId)).toEqual([spec.id]);
       // it got its (spectator) view again
       await spec.waitFor(() => spec.view?.id === gameId && spec.view.mySeat === null, 3000, 'spectator view');
-      expect(joinedMessages(host, name(spec))).toHaveLength(1);
-      // the explicit join (the table's Join button: HTTP POST /join) seats a spectator
+      // a spectator is announced as watching, once (issue 15), not as joining the game
+      expect(joinedMessages(host, name(spec))).toHaveLength(0);
+      expect(host.events('chat_message').filter((m) => m.message.message === `${name(spec)} is watching.`)).toHaveLength(1);
+      // the explicit join (the table's Join button: HTTP POST /join) seats a spectator, who now joins the game
       const sat = await spec.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: 2 });
       expect(sat.status).toBe(200);
       expect(sat.body.mySeat).toBe(2);
+      await host.waitFor(() => joinedMessages(host, name(spec)).length === 1, 3000, 'joined');
       for (const c of [host, spec]) await c.emit('leave_game', { gameId });
     });
 

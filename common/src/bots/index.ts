@@ -11,7 +11,7 @@ export { mulberry32, randomInt, randomSeed } from './prng';
 export { playGame, playHand } from './driver';
 export type { DriveOptions, DriveResult } from './driver';
 export { heuristicBot, heuristicAct, estimateTricks, nilDanger, heuristicCard, knowledgeFromView } from './heuristic';
-export { strongBot, createStrongBot, strongAct, strongCard } from './strong';
+export { strongBot, createStrongBot, strongAct, strongCard, strongNeedsSearch } from './strong';
 export type { StrongOptions } from './strong';
 export { BotFallbackError, botFallbackCount, isBotFallbackStrict, onBotFallback, reportBotFallback, setBotFallbackStrict } from './fallback';
 export type { BotFallbackEvent } from './fallback';

@@ -184,8 +184,8 @@ export const STATS_MODE_FILTERS: readonly StatsModeFilter[] = ['ALL', 'PARTNERS'
 /** GET /api/users/:id/stats?mode=ALL|PARTNERS|SOLO → the Stats object itself (spec §7 "stats object"). */
 export type StatsResponse = Stats;
 
-export type LeaderboardBy = 'coins' | 'wins' | 'winRate';
-export const LEADERBOARD_BY: readonly LeaderboardBy[] = ['coins', 'wins', 'winRate'];
+export type LeaderboardBy = 'rating' | 'coins' | 'wins' | 'winRate';
+export const LEADERBOARD_BY: readonly LeaderboardBy[] = ['rating', 'coins', 'wins', 'winRate'];
 /** Minimum rated games to appear in the win-rate ranking. */
 export const LEADERBOARD_MIN_GAMES_FOR_WIN_RATE = 10;
 export const LEADERBOARD_SIZE = 100;
@@ -200,9 +200,15 @@ export interface LeaderboardEntry {
   gamesWon: number;
   /** Percentage 0–100, rounded to one decimal. */
   winRate: number;
+  /** Displayed skill rating (null: never rated) and whether it is provisional (issue #11). */
+  rating: number | null;
+  provisional: boolean;
 }
 
-/** GET /api/leaderboard?by=coins|wins|winRate. `me` is null only when the caller is not ranked (winRate < 10 games). */
+/**
+ * GET /api/leaderboard?by=rating|coins|wins|winRate. `me` is null only when the caller is not ranked (winRate < 10
+ * games; rating: provisional players are not ranked).
+ */
 export interface LeaderboardResponse {
   by: LeaderboardBy;
   entries: LeaderboardEntry[];

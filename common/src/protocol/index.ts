@@ -3,3 +3,4 @@ export * from './chat';
 export * from './games';
 export * from './socket';
 export * from './replay';
+export * from './ratings';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { apply, createGame } from './engine';
 import { legalBids, viewFor } from './view';
 import {
-  applySettingsChange, BIDDING_OPTIONS, blindNilOffered, DEFAULT_SETTINGS, GAME_MODES, GIMMICKS, SettingsChange, formatBuyIn, formatCoins, GameSettings, nextBuyIn, nextMaxPoints, nextMinPoints,
+  applySettingsChange, BIDDING_OPTIONS, blindNilOffered, DEFAULT_SETTINGS, GAME_MODES, GIMMICKS, SettingsChange, formatBuyIn, formatCoins, formatCoinsExact, GameSettings, nextBuyIn, nextMaxPoints, nextMinPoints,
   prevBuyIn, prevMaxPoints, prevMinPoints, settingsControlState, toCreateGameRequest, toListItemRules, validateSettings,
 } from './settings';
 
@@ -239,9 +239,23 @@ describe('steppers and formatting (§9)', () => {
   it.each([[100000, '100k'], [150000, '150k'], [950000, '950k'], [1000000, '1.0mil'], [1500000, '1.5mil'], [12300000, '12.3mil']])(
     'formatBuyIn(%i) = %s', (n, s) => expect(formatBuyIn(n)).toBe(s),
   );
-  it.each([[0, '0'], [950, '950'], [1500, '1.5k'], [100000, '100k'], [5000000, '5M'], [1250000, '1.2M'], [-2500, '-2.5k']])(
+  it.each([
+    [0, '0'], [950, '950'], [1500, '1.5k'], [100000, '100k'], [5000000, '5M'], [1250000, '1.25M'], [-2500, '-2.5k'],
+    // issue 15: a change is not rounded away
+    [5080000, '5.08M'], [1080000, '1.08M'], [2160000, '2.16M'], [4950000, '4.95M'], [5045000, '5.045M'], [12345678, '12.34M'],
+    [999999, '999.9k'], [1999, '1.999k'], [33333, '33.33k'], [1_234_567_890, '1234M'],
+  ])(
     'formatCoins(%i) = %s', (n, s) => expect(formatCoins(n)).toBe(s),
   );
+  it.each([[0, '0'], [950, '950'], [1000, '1,000'], [5080000, '5,080,000'], [-2500, '-2,500'], [1_234_567_890, '1,234,567,890']])(
+    'formatCoinsExact(%i) = %s', (n, s) => expect(formatCoinsExact(n)).toBe(s),
+  );
+  it('compact coins keep every change of at least 0.1% (four significant digits) visible', () => {
+    for (const base of [1_000, 5_000_000, 123_400, 9_990_000]) {
+      const step = Math.max(1, base / 1000);
+      expect(formatCoins(base + Math.ceil(step) * 2)).not.toBe(formatCoins(base));
+    }
+  });
 });
 
 describe('toListItemRules', () => {

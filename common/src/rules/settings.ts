@@ -361,15 +361,29 @@ export function formatBuyIn(coins: number): string {
 }
 
 /**
- * Coins elsewhere (§9, k or M): below 1,000 as is; then 'N.Nk' / 'N.NM' with one decimal truncated and
- * a trailing '.0' dropped: 950 → '950', 1500 → '1.5k', 100000 → '100k', 5000000 → '5M', 1250000 → '1.2M'.
+ * Coins elsewhere, compact (§9, k or M): below 1,000 as is; then k / M with at most four significant digits,
+ * truncated (never rounded up), trailing zeros dropped, so that a change of a tenth of a percent still shows:
+ * 950 → '950', 1500 → '1.5k', 100000 → '100k', 5000000 → '5M', 5080000 → '5.08M', 1250000 → '1.25M',
+ * 2160000 → '2.16M', 12345678 → '12.34M'. Where money is shown in full use `formatCoinsExact`.
  */
 export function formatCoins(coins: number): string {
   const sign = coins < 0 ? '-' : '';
-  const a = Math.abs(coins);
-  if (a >= 1_000_000) return `${sign}${oneDecimal(a / 1_000_000, false)}M`;
-  if (a >= 1_000) return `${sign}${oneDecimal(a / 1_000, false)}k`;
-  return `${sign}${Math.trunc(a)}`;
+  const a = Math.abs(Math.trunc(coins));
+  if (a < 1_000) return `${sign}${a}`;
+  const [unit, div] = a >= 1_000_000 ? ['M', 1_000_000] : ['k', 1_000];
+  const whole = Math.floor(a / div);
+  const decimals = Math.max(0, 4 - String(whole).length);
+  // integer arithmetic: no float noise, truncated
+  const scaled = Math.floor((a * 10 ** decimals) / div);
+  const int = Math.floor(scaled / 10 ** decimals);
+  const frac = decimals ? String(scaled % 10 ** decimals).padStart(decimals, '0').replace(/0+$/, '') : '';
+  return `${sign}${int}${frac ? `.${frac}` : ''}${unit}`;
+}
+
+/** Coins in full with thousands separators: 5080000 → '5,080,000' (balance tooltip, profile, prizes, results). */
+export function formatCoinsExact(coins: number): string {
+  const sign = coins < 0 ? '-' : '';
+  return sign + String(Math.abs(Math.trunc(coins))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** The spec's list-item wire fields (§3): rules.gameType and forcedBid. */

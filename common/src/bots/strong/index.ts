@@ -100,7 +100,10 @@ export function strongAct(view: PlayerView, rng: () => number, opts: StrongOptio
     if (legal.length === 0) return null;
     if (legal.length === 1) return { type: 'play', seat, card: legal[0] };
     const st = knowledgeFromView(view);
-    const { card } = strongCard(st, seat, legal.map(fromCard), rng, opts, bidWeigher(view));
+    const legalIdx = legal.map(fromCard);
+    const cands = candidateCards(st, seat, legalIdx);
+    // equivalent cards only (e.g. Q-J with nothing unseen between): nothing to search, skip the weigher's setup
+    const { card } = cands.length === 1 ? { card: cands[0] } : strongCard(st, seat, legalIdx, rng, opts, bidWeigher(view));
     for (const c of legal) if (fromCard(c) === card) return { type: 'play', seat, card: c };
     // safety net: never reached unless the search has a bug (observable, throws in strict mode)
     reportBotFallback({ bot: 'strong', kind: 'card', chosen: card, used: legal[0] });
@@ -115,6 +118,27 @@ export function strongAct(view: PlayerView, rng: () => number, opts: StrongOptio
     return { type: 'bid', seat, bid: lb.bids[0] };
   }
   return heuristicAct(view);
+}
+
+/**
+ * Whether `strongAct` would search (sample deals) for this view. False when the answer is immediate: not the
+ * viewer's turn, a single candidate card (one legal card, or only touching equivalents), a bid with one legal
+ * choice, or the hidden-hand step before a blind nil (the heuristic's reveal / blind decision). A caller with a
+ * CPU budget (the server's bot pool) answers those on the spot instead of queueing them.
+ */
+export function strongNeedsSearch(view: PlayerView, opts: StrongOptions = {}): boolean {
+  const seat = view.viewer;
+  if (seat === 'spectator' || view.turn !== seat) return false;
+  if (view.phase === 'PLAYING') {
+    const legal = legalCards(view);
+    if (legal.length <= 1) return false;
+    return candidateCards(knowledgeFromView(view), seat, legal.map(fromCard)).length > 1;
+  }
+  if (view.phase === 'BIDDING') {
+    if (view.handHidden || opts.searchBids === false) return false;
+    return legalBids(view).bids.length > 1;
+  }
+  return false;
 }
 
 /**

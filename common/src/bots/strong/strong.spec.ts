@@ -6,7 +6,7 @@ import { knowledgeFromView } from '../heuristic/knowledge';
 import { FastHand, popcount, fromCard } from '../../fast/hand';
 import { allVariants } from '../../fast/variants';
 import { sampleDeal } from './sample';
-import { candidateCards, createStrongBot, strongCard } from './index';
+import { candidateCards, createStrongBot, strongAct, strongCard, strongNeedsSearch } from './index';
 import { GAME_END_VALUE, handValue } from './playout';
 
 const VARIANTS = allVariants();
@@ -127,6 +127,41 @@ describe('strong bot', () => {
       searched++;
     }
     expect(searched).toBeGreaterThan(20);
+  });
+
+  it('tells when a decision needs no search: then it answers without reading the clock, else it samples', () => {
+    let readings = 0;
+    const now = () => (readings++, 0);
+    let forced = 0;
+    let searched = 0;
+    for (let g = 0; g < 6; g++) {
+      const rng = mulberry32(900 + g);
+      const d = apply(createGame(VARIANTS[(g * 5) % VARIANTS.length]), { type: 'deal', seed: randomSeed(rng) });
+      if (!d.ok) throw new Error(d.error);
+      let s = d.state;
+      while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
+        const view = viewFor(s, s.turn as Seat);
+        readings = 0;
+        const a = strongAct(view, mulberry32(g), { maxMs: 0, minSamples: 1, maxSamples: 1, now });
+        if (strongNeedsSearch(view)) {
+          searched++;
+          if (view.phase === 'PLAYING') expect(readings).toBeGreaterThan(0);
+        } else {
+          forced++;
+          expect(readings).toBe(0);
+        }
+        const r = apply(s, a as GameAction);
+        if (!r.ok) throw new Error(r.error);
+        s = r.state;
+      }
+    }
+    expect(forced).toBeGreaterThan(10);
+    expect(searched).toBeGreaterThan(forced);
+    // not the viewer's turn, or a spectator: nothing to search
+    const d = apply(createGame(DEFAULT_SETTINGS), { type: 'deal', seed: randomSeed(mulberry32(7)) });
+    if (!d.ok) throw new Error(d.error);
+    expect(strongNeedsSearch(viewFor(d.state, ((d.state.turn as Seat) + 1) % 4 as Seat))).toBe(false);
+    expect(strongNeedsSearch(viewFor(d.state, 'spectator'))).toBe(false);
   });
 
   it('is reproducible for a fixed number of samples and seed', () => {

@@ -6,6 +6,7 @@ import {
   DEFAULT_SETTINGS,
   formatBuyIn,
   formatCoins,
+  formatCoinsExact,
   GIMMICKS,
   MAX_POINTS_RANGE,
   MIN_POINTS_RANGE,
@@ -118,22 +119,22 @@ export function PrizePreview({ settings }: { settings: Pick<GameSettings, 'gameM
     <div className="prize-preview" aria-label="Prize preview">
       <div>
         <span className="muted small">Pot (after 10% fee)</span>
-        <strong className="gold">{formatCoins(p.pot)}</strong>
+        <strong className="gold">{formatCoinsExact(p.pot)}</strong>
       </div>
       {p.mode === 'PARTNERS' ? (
         <div>
           <span className="muted small">Each winning partner</span>
-          <strong className="gold">{formatCoins(p.perWinner)}</strong>
+          <strong className="gold">{formatCoinsExact(p.perWinner)}</strong>
         </div>
       ) : (
         <>
           <div>
             <span className="muted small">1st place</span>
-            <strong className="gold">{formatCoins(p.first)}</strong>
+            <strong className="gold">{formatCoinsExact(p.first)}</strong>
           </div>
           <div>
             <span className="muted small">2nd place</span>
-            <strong className="gold">{formatCoins(p.second)}</strong>
+            <strong className="gold">{formatCoinsExact(p.second)}</strong>
           </div>
         </>
       )}

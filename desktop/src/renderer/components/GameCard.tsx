@@ -2,6 +2,7 @@ import { Check, Eye, X, Bot, LogIn, Lock } from 'lucide-react';
 import { formatCoins } from '@spades/common';
 import { modeBadge, statusBadge, type GameListItem } from '../lib/types';
 import { Avatar, CoinIcon } from './ui';
+import { RatingBadge } from './rating';
 
 function Allowed({ label, on }: { label: string; on: boolean }) {
   return (
@@ -64,7 +65,7 @@ export function GameCard({
             <div key={i} className={`seat-chip ${teamClass(i)}`} title={p.username}>
               <Avatar src={p.avatar} id={p.id} name={p.username} size={26} isBot={p.type === 'bot'} />
               <span className="seat-chip-name">{p.username}</span>
-              {p.type === 'bot' && <Bot size={12} aria-label="bot" />}
+              {p.type === 'bot' ? <Bot size={12} aria-label="bot" /> : <RatingBadge userId={p.id} />}
             </div>
           ) : (
             <button

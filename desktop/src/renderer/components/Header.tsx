@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
 import { BarChart3, BookOpen, ChevronDown, ImageUp, LogOut, Trophy, UserRound } from 'lucide-react';
-import { formatCoins } from '@spades/common';
+import { formatCoins, formatCoinsExact } from '@spades/common';
 import { useSession } from '../session/session';
 import { checkAvatarFile, compressAvatar } from '../lib/avatar';
 import { Avatar, CoinIcon, Logo, useNotify } from './ui';
@@ -46,7 +46,7 @@ export function useAvatarUpload() {
 
 export function CoinBalance({ coins }: { coins: number }) {
   return (
-    <span className="coin-balance" aria-label={`${coins.toLocaleString('en-US')} coins`} title={`${coins.toLocaleString('en-US')} coins`}>
+    <span className="coin-balance" aria-label={`${formatCoinsExact(coins)} coins`} title={`${formatCoinsExact(coins)} coins`}>
       <CoinIcon size={18} />
       <span className="num" data-testid="coin-balance">{formatCoins(coins)}</span>
     </span>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatCoins } from '@spades/common';
+import { formatCoins, formatCoinsExact } from '@spades/common';
 import { api } from '../lib/api';
 import { normalizeStats, type SocialStatus, type Stats } from '../lib/types';
 import { bagsPerGame, percent, statsPercentages } from '../lib/stats';
 import { Avatar, CoinIcon, Modal, Spinner } from './ui';
 import { ACTION_LABEL, actionsFor, useSocialActions } from './social';
+import { RatingBadge, RatingRows } from './rating';
 
 export type StatsMode = 'ALL' | 'PARTNERS' | 'SOLO';
 
@@ -128,13 +129,16 @@ export function StatsDialog({
           <div className="stats-head">
             <Avatar src={target.avatar} id={target.id} name={target.username} size={56} />
             <div>
-              <div className="h3">{target.username}</div>
+              <div className="h3">
+                {target.username} <RatingBadge userId={target.id} />
+              </div>
               {target.coins !== undefined && (
                 <div className="coins">
-                  <CoinIcon /> <span className="num">{formatCoins(target.coins)}</span>
+                  <CoinIcon /> <span className="num" title={`${formatCoinsExact(target.coins)} coins`}>{formatCoins(target.coins)}</span> <span className="muted small">({formatCoinsExact(target.coins)})</span>
                 </div>
               )}
             </div>
+            <RatingRows userId={target.id} />
             <div className="segmented small" role="radiogroup" aria-label="Game mode filter">
               {(['ALL', 'PARTNERS', 'SOLO'] as const).map((m) => (
                 <button key={m} type="button" role="radio" aria-checked={mode === m} className={mode === m ? 'active' : ''} onClick={() => setMode(m)}>

@@ -18,7 +18,9 @@ export function AuthCallbackPage() {
     const token = params.get('token');
     if (!token) {
       clearToken();
-      navigate('/login', { replace: true });
+      // the server's ?error=<code> is shown as a readable message on the login page
+      const error = params.get('error');
+      navigate(error ? `/login?error=${encodeURIComponent(error)}` : '/login', { replace: true });
       return;
     }
     const target = takeReturnTo();
@@ -26,7 +28,7 @@ export function AuthCallbackPage() {
       .then(() => navigate(target, { replace: true }))
       .catch(() => {
         clearToken();
-        navigate('/login', { replace: true });
+        navigate('/login?error=account_failed', { replace: true });
       });
   }, [params, navigate, completeExternalLogin]);
 

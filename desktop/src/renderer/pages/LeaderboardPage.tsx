@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatCoins } from '@spades/common';
+import { formatCoins, formatRating, LEADERBOARD_MIN_GAMES_FOR_WIN_RATE } from '@spades/common';
 import { Trophy } from 'lucide-react';
 import { api } from '../lib/api';
 import { useSession } from '../session/session';
 import { Avatar, Spinner } from '../components/ui';
 import { LobbyShell } from './LobbyPage';
 
-type By = 'coins' | 'wins' | 'winRate';
+type By = 'rating' | 'coins' | 'wins' | 'winRate';
 
 interface Entry {
   rank: number;
@@ -18,6 +18,8 @@ interface Entry {
   gamesPlayed: number;
   gamesWon: number;
   winRate: number;
+  rating: number | null;
+  provisional: boolean;
 }
 
 function toEntry(raw: unknown, i: number): Entry | null {
@@ -38,13 +40,15 @@ function toEntry(raw: unknown, i: number): Entry | null {
     gamesPlayed: played,
     gamesWon: won,
     winRate: Math.round(rate),
+    rating: typeof o.rating === 'number' ? o.rating : null,
+    provisional: o.provisional !== false,
   };
 }
 
-/** The leaderboard promised by the welcome dialog: GET /api/leaderboard?by=coins|wins|winRate. */
+/** The leaderboard promised by the welcome dialog: GET /api/leaderboard?by=rating|coins|wins|winRate (rating first, issue #11). */
 export function LeaderboardPage() {
   const { user } = useSession();
-  const [by, setBy] = useState<By>('coins');
+  const [by, setBy] = useState<By>('rating');
   const q = useQuery({
     queryKey: ['leaderboard', by],
     queryFn: async () => {
@@ -66,6 +70,7 @@ export function LeaderboardPage() {
             <div className="segmented" role="radiogroup" aria-label="Rank by">
               {(
                 [
+                  ['rating', 'Rating'],
                   ['coins', 'Coins'],
                   ['wins', 'Wins'],
                   ['winRate', 'Win %'],
@@ -77,6 +82,9 @@ export function LeaderboardPage() {
               ))}
             </div>
           </div>
+          {by === 'winRate' && (
+            <p className="muted leaderboard-rule">Win % ranks players with at least {LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games (four humans at the table).</p>
+          )}
           {q.isLoading ? (
             <div className="center pad-lg">
               <Spinner />
@@ -89,6 +97,7 @@ export function LeaderboardPage() {
                 <tr>
                   <th scope="col">#</th>
                   <th scope="col">Player</th>
+                  <th scope="col" className="right">Rating</th>
                   <th scope="col" className="right">Coins</th>
                   <th scope="col" className="right">Won</th>
                   <th scope="col" className="right hide-narrow">Played</th>
@@ -98,8 +107,12 @@ export function LeaderboardPage() {
               <tbody>
                 {q.data?.rows.length === 0 && (
                   <tr>
-                    <td colSpan={6} className="muted center pad">
-                      No ranked players yet. Rated games (four humans) count here.
+                    <td colSpan={7} className="muted center pad">
+                      {by === 'rating'
+                        ? 'No settled ratings yet: a rating counts here after about 20 rated games (four humans).'
+                        : by === 'winRate'
+                          ? `Nobody has played ${LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games yet.`
+                          : 'No players yet.'}
                     </td>
                   </tr>
                 )}
@@ -111,6 +124,7 @@ export function LeaderboardPage() {
                         <Avatar src={e.avatar} id={e.id} name={e.username} size={28} /> {e.username}
                       </span>
                     </td>
+                    <td className="num right">{e.rating === null ? '—' : formatRating(e.rating, e.provisional)}</td>
                     <td className="num right gold">{formatCoins(e.coins)}</td>
                     <td className="num right">{e.gamesWon}</td>
                     <td className="num right hide-narrow">{e.gamesPlayed}</td>

@@ -20,6 +20,7 @@ import { shouldShowWelcome, WelcomeDialog } from '../components/WelcomeDialog';
 import { useSocialActions } from '../components/social';
 import { Spinner, useNotify } from '../components/ui';
 import { useMediaQuery } from '../lib/hooks';
+import { invalidateRatings, RatedBanNotice } from '../components/rating';
 
 type GameFilter = 'all' | 'waiting' | 'playing';
 
@@ -41,6 +42,7 @@ export function useJoinGame() {
       navigate(`/table/${encodeURIComponent(gameId)}`);
     } catch (e) {
       notify(`Failed to join game: ${errorText(e, 'Unknown error')}`);
+      if (/banned from rated tables/.test(errorText(e, ''))) invalidateRatings(); // issue #11: show the ban notice
     }
   };
 }
@@ -246,6 +248,7 @@ export function LobbyPage() {
           </button>
         </div>
       )}
+      <RatedBanNotice userId={user?.id} />
       <main className="lobby">
         {(!narrow || view === 'lobby') && gamesSection}
         {(!narrow || view === 'chat') && sidePanel}

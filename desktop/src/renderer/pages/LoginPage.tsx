@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../lib/api';
 import { useSession } from '../session/session';
 import { Logo } from '../components/ui';
 import { apiUrl, isDesktopApp, openExternalOrNavigate } from '../lib/platform';
@@ -9,6 +10,8 @@ import { takeReturnTo } from '../lib/return-to';
 export function LoginPage() {
   const { login, register, status } = useSession();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const discordError = discordErrorText(params.get('error'));
   const [mode, setMode] = useState<'signin' | 'create'>('signin');
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
@@ -71,6 +74,11 @@ export function LoginPage() {
           </p>
         )}
       </form>
+      {discordError && !error && (
+        <p className="form-error" role="alert">
+          {discordError}
+        </p>
+      )}
       <button
         type="button"
         className="link-btn"
@@ -89,11 +97,47 @@ export function LoginPage() {
   );
 }
 
+/** Readable text for the `?error=<code>` a failed Discord sign-in comes back with (backend discord.service.ts). */
+export function discordErrorText(code: string | null): string | null {
+  if (!code) return null;
+  const texts: Record<string, string> = {
+    discord_unavailable: 'Discord sign-in is not available on this server.',
+    discord_denied: 'Discord sign-in was cancelled.',
+    invalid_state: 'The Discord sign-in expired or was started in another browser. Please try again.',
+    state_mismatch: 'The Discord sign-in expired or was started in another browser. Please try again.',
+    no_code: 'Discord did not complete the sign-in. Please try again.',
+    discord_failed: 'Discord could not be reached. Please try again later.',
+    account_failed: 'Your account could not be signed in with Discord. Please try again.',
+  };
+  return texts[code] ?? 'Discord sign-in failed. Please try again.';
+}
+
+/** Whether this server offers Discord sign-in (GET /api/auth/providers); null while unknown. */
+function useDiscordAvailable(): boolean | null {
+  const [available, setAvailable] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    api
+      .get<{ discord?: unknown }>('/api/auth/providers')
+      .then((p) => live && setAvailable(p?.discord === true))
+      .catch(() => live && setAvailable(true)); // an older server without the endpoint: keep the button
+    return () => {
+      live = false;
+    };
+  }, []);
+  return available;
+}
+
 export function DiscordButton() {
+  const available = useDiscordAvailable();
+  const off = available === false;
   return (
+    <>
     <button
       type="button"
       className="btn btn-discord btn-block"
+      disabled={available !== true}
+      aria-describedby={off ? 'discord-unavailable' : undefined}
       onClick={() => openExternalOrNavigate(apiUrl(isDesktopApp() ? '/api/auth/discord?client=desktop' : '/api/auth/discord'))}
     >
       <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
@@ -104,6 +148,12 @@ export function DiscordButton() {
       </svg>
       Sign in with Discord
     </button>
+    {off && (
+      <p id="discord-unavailable" className="muted auth-note">
+        Discord sign-in is not available on this server.
+      </p>
+    )}
+    </>
   );
 }
 

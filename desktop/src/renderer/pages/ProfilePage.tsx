@@ -1,9 +1,10 @@
-import { formatCoins } from '@spades/common';
+import { formatCoins, formatCoinsExact } from '@spades/common';
 import { ImageUp } from 'lucide-react';
 import { useSession } from '../session/session';
 import { useAvatarUpload } from '../components/Header';
 import { StatsView, useStats } from '../components/StatsDialog';
 import { Avatar, CoinIcon, Spinner } from '../components/ui';
+import { RatingHistoryChart, RatingRows } from '../components/rating';
 import { LobbyShell } from './LobbyPage';
 import { GameHistory } from '../components/GameHistory';
 
@@ -23,13 +24,18 @@ export function ProfilePage() {
             {user.email && <p className="muted">{user.email}</p>}
             <p className="coins big-coins">
               <CoinIcon size={22} /> <span className="num">{formatCoins(user.coins)}</span>
-              <span className="muted small"> ({user.coins.toLocaleString('en-US')} coins)</span>
+              <span className="muted small"> ({formatCoinsExact(user.coins)} coins)</span>
             </p>
           </div>
           <button type="button" className="btn btn-secondary" onClick={avatar.pick} disabled={avatar.uploading}>
             <ImageUp size={16} /> {avatar.uploading ? 'Uploading...' : 'Change Avatar'}
           </button>
           {avatar.input}
+        </section>
+        <section className="panel" aria-label="Rating">
+          <h2 className="h3">Rating</h2>
+          <RatingRows userId={user.id} />
+          <RatingHistoryChart userId={user.id} />
         </section>
         <section className="panel">
           <h2 className="h3">Stats</h2>

@@ -117,6 +117,7 @@ export function tableFromEngine(doc: GameReplay, s: GameState, trick: TrickCard[
   return {
     id: doc.gameId,
     status: s.phase,
+    gameNumber: doc.gameNumber,
     hostId: null,
     rated: doc.rated,
     mySeat: null,

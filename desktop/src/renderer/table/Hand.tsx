@@ -48,6 +48,17 @@ export function Hand({
   useEffect(() => {
     if (focus >= n) setFocus(Math.max(0, n - 1));
   }, [n, focus]);
+  // Keyboard players keep their place: when the focused card was played (it leaves the DOM, the focus would
+  // fall to the page body) or the turn comes back, the focus returns to the hand, unless it moved elsewhere.
+  const handRef = useRef<HTMLDivElement | null>(null);
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (!keepFocus.current || hidden || n === 0) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !handRef.current?.contains(active)) return;
+    const i = Math.min(focus, n - 1);
+    if (refs.current[i] && active !== refs.current[i]) refs.current[i]?.focus();
+  }, [n, canPlay, hidden]);
   const isLegal = (c: Card) => legal.some((l) => cardEquals(l, c));
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
@@ -62,8 +73,16 @@ export function Hand({
   return (
     <div
       className="hand"
+      ref={handRef}
       role="toolbar"
       aria-label={hidden ? 'Your cards (face down)' : 'Your hand'}
+      onFocus={() => {
+        keepFocus.current = true;
+      }}
+      onBlur={(e) => {
+        // a card removed from the DOM blurs with no related target: keep the wish to return
+        if (e.relatedTarget instanceof Node && !e.currentTarget.contains(e.relatedTarget)) keepFocus.current = false;
+      }}
       onKeyDown={onKey}
       onAnimationEnd={(e) => {
         if (animate && (e.target as HTMLElement).dataset?.lastCard === 'true') onDealt?.();

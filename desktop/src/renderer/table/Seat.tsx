@@ -1,5 +1,6 @@
 import { Bot, Check, Eye, UserPlus, X } from 'lucide-react';
 import { Avatar } from '../components/ui';
+import { RatingBadge } from '../components/rating';
 import { bidLabel, positionOf, seatColor, seatMark, type SeatModel, type TableModel } from './model';
 import { formatMSS } from '../lib/hooks';
 
@@ -98,6 +99,7 @@ export function SeatBadge({
         <span className="seat-name">
           {player.username}
           {player.type === 'bot' && <Bot size={13} aria-hidden="true" className="muted" />}
+          {player.type === 'human' && <RatingBadge userId={player.id} />}
         </span>
         <span className="seat-bid num">{bidText ?? (table.status === 'BIDDING' ? (isTurn ? 'Bidding…' : 'Waiting') : ' ')}</span>
         {canRemoveBot && (

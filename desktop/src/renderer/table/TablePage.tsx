@@ -261,7 +261,12 @@ export function TablePage() {
     const at = typeof p.expiresAt === 'number' ? p.expiresAt : Date.parse(String(p.expiresAt)) || Date.now() + 120_000;
     dispatch({ type: 'seat_replacement_started', seatIndex: p.seatIndex, expiresAt: at });
   });
-  useSocketEvent('game_closed', (p: unknown) => mine(p) && navigate('/', { replace: true }));
+  useSocketEvent('game_closed', (p: { reason?: unknown }) => {
+    if (!mine(p)) return;
+    // Whoever is still at the table (a spectator, a player sent away by the result timer) is told why.
+    if (typeof p?.reason === 'string' && p.reason) notify(`The table was closed: ${p.reason}.`);
+    navigate('/', { replace: true });
+  });
   useSocketEvent('chat_message', (p) => {
     if (!mine(p)) return;
     const m = normalizeChat(p.message ?? p);
@@ -828,6 +833,7 @@ export function TablePage() {
           onPlayAgain={playAgain}
           onLeave={() => void leave()}
           replayHref={replayPath(gameId)}
+          ratingGame={{ gameId: table.id, gameNumber: table.gameNumber }}
         />
       )}
       <Modal

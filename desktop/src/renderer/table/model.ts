@@ -48,6 +48,8 @@ export interface HandScoreSummaryModel {
 export interface TableModel {
   id: string;
   status: string;
+  /** 1 for the table's first game, +1 on every Play Again (a new game closes the result dialog; rating changes are per game). */
+  gameNumber: number;
   hostId: string | null;
   rated: boolean;
   mySeat: number | null;
@@ -204,6 +206,7 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
   return {
     id,
     status,
+    gameNumber: num(o.gameNumber, 1),
     hostId: typeof o.hostId === 'string' ? o.hostId : seats[0]?.id ?? null,
     rated: o.rated === true,
     mySeat,

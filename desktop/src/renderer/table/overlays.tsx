@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { CheckCircle2, Film, ShieldCheck, Trophy, XCircle } from 'lucide-react';
 import { Link } from 'react-router';
-import { rankCode, dealFromSeed, formatCoins, normalizeSeed, payoutsFor, seedCommitment, cardEquals, sortHand, type Card, type GameSettings } from '@spades/common';
+import { rankCode, dealFromSeed, formatCoinsExact, normalizeSeed, payoutsFor, seedCommitment, cardEquals, sortHand, type Card, type GameSettings } from '@spades/common';
 import { Modal } from '../components/ui';
 import { cardLabel, suitSymbol } from './CardFace';
 import type { HandScoreSummaryModel, SeatModel } from './model';
 import { seatColor } from './model';
+import { RatingChangeLine } from '../components/rating';
 
 export function BiddingPanel({ bids, onBid, disabled }: { bids: number[]; onBid: (b: number) => void; disabled: boolean }) {
   return (
@@ -29,10 +30,11 @@ export function BlindNilPrompt({ onYes, onNo }: { onYes: () => void; onNo: () =>
       <h2 className="panel-title">Bid blind nil?</h2>
       <p className="muted small">Your cards stay hidden. +200 if you take no trick, −200 otherwise.</p>
       <div className="row gap-2 center-row">
-        <button type="button" className="btn btn-ghost" onClick={onNo}>
+        {/* the safe choice has the focus: Enter alone never commits a ±200 bid */}
+        <button type="button" className="btn btn-ghost" onClick={onNo} autoFocus>
           No
         </button>
-        <button type="button" className="btn btn-gold" onClick={onYes} autoFocus>
+        <button type="button" className="btn btn-gold" onClick={onYes}>
           Yes
         </button>
       </div>
@@ -217,6 +219,16 @@ export interface GameOverModel {
   payouts: number[] | null;
 }
 
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+/** SOLO seats by place (the server's places; else by score, ties sharing a place), best first. */
+export function soloStandings(result: Pick<GameOverModel, 'places' | 'finalScores'>): { seat: number; place: number }[] {
+  const seats = [0, 1, 2, 3];
+  const score = (i: number) => result.finalScores[i] ?? 0;
+  const place = (i: number) => result.places?.[i] ?? 1 + seats.filter((j) => score(j) > score(i)).length;
+  return seats.map((seat) => ({ seat, place: place(seat) })).sort((a, b) => a.place - b.place || a.seat - b.seat);
+}
+
 export function ResultDialog({
   result,
   secondsLeft,
@@ -228,6 +240,7 @@ export function ResultDialog({
   onPlayAgain,
   onLeave,
   replayHref,
+  ratingGame,
 }: {
   result: GameOverModel;
   secondsLeft: number | null;
@@ -240,6 +253,8 @@ export function ResultDialog({
   onLeave: () => void;
   /** The finished game's replay (issue #12). */
   replayHref?: string;
+  /** Issue #11: the rated game whose rating changes to show (+14 / −9). */
+  ratingGame?: { gameId: string; gameNumber: number } | null;
 }) {
   const name = (i: number) => seats[i]?.username ?? `Seat ${i + 1}`;
   const winners =
@@ -262,28 +277,46 @@ export function ResultDialog({
         <Trophy size={44} aria-hidden="true" />
         <p>{winners.map(name).join(' & ') || '—'}</p>
       </div>
-      <div className="result-scores">
-        {result.finalScores.map((s, i) => (
-          <div key={i} className="stat-row">
-            <span>{gameMode === 'PARTNERS' ? (i === 0 ? 'Red team' : 'Blue team') : name(i)}</span>
-            <strong className="num">{s}</strong>
-          </div>
-        ))}
-      </div>
-      {payouts && payouts.some((p) => p > 0) ? (
+      {gameMode === 'SOLO' ? (
+        // SOLO: places 1–4 (ties share a place), each with its score and the coins the place won.
+        <ol className="result-places" aria-label="Places">
+          {soloStandings(result).map(({ seat, place }) => (
+            <li key={seat} className={`stat-row ${seat === mySeat ? 'me' : ''}`}>
+              <span>
+                <strong className="place">{ordinal(place)}</strong> {name(seat)}
+              </span>
+              <span className="row gap-2">
+                <span className="num">{result.finalScores[seat] ?? 0} pts</span>
+                <strong className="gold num coins">{payouts && payouts[seat] > 0 ? `+${formatCoinsExact(payouts[seat])}` : '0'}</strong>
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <div className="result-scores">
+          {result.finalScores.map((s, i) => (
+            <div key={i} className="stat-row">
+              <span>{i === 0 ? 'Red team' : 'Blue team'}</span>
+              <strong className="num">{s}</strong>
+            </div>
+          ))}
+        </div>
+      )}
+      {gameMode === 'PARTNERS' && payouts && payouts.some((p) => p > 0) ? (
         <div className="result-coins">
           {payouts.map((p, i) =>
             p > 0 ? (
               <div key={i} className="stat-row">
                 <span>{name(i)}</span>
-                <strong className="gold num">+{formatCoins(p)}</strong>
+                <strong className="gold num">+{formatCoinsExact(p)}</strong>
               </div>
             ) : null,
           )}
         </div>
-      ) : (
+      ) : gameMode === 'SOLO' && payouts && payouts.some((p) => p > 0) ? null : (
         <p className="muted small center">{result.rated ? 'No coins won.' : 'Unrated game: no coins moved.'}</p>
       )}
+      {result.rated && ratingGame && <RatingChangeLine gameId={ratingGame.gameId} gameNumber={ratingGame.gameNumber} names={name} />}
       {waitingText ? (
         <p className="center">{waitingText}</p>
       ) : (

@@ -113,8 +113,9 @@ export function tableReducer(s: LiveTableState, e: TableEvent): LiveTableState {
         next.summary = null;
         next.summaryDeadline = null;
       }
-      if (t.status === 'WAITING' && prev && prev.status !== 'WAITING') {
-        // §4: entering WAITING resets dialogs.
+      // §4: entering WAITING resets dialogs; so does a new game at this table (Play Again; with bots it is dealt at
+      // once and WAITING never shows): the result dialog and its countdown close for everyone at the table.
+      if ((t.status === 'WAITING' && prev && prev.status !== 'WAITING') || (prev && t.gameNumber !== prev.gameNumber)) {
         next.summary = null;
         next.summaryDeadline = null;
         next.result = null;

@@ -79,9 +79,9 @@ describe('Create Game dialog coupling rules (spec §4, via common)', () => {
     await user.click(inc);
     expect(screen.getByTestId('value-Buy-in')).toHaveTextContent('150k');
     const preview = screen.getByLabelText('Prize preview');
-    // pot = 150k × 4 × 0.9 = 540k; each winning partner 270k.
-    expect(preview).toHaveTextContent('540k');
-    expect(preview).toHaveTextContent('270k');
+    // pot = 150k × 4 × 0.9 = 540k; each winning partner 270k (prizes in full, issue 15).
+    expect(preview).toHaveTextContent('540,000');
+    expect(preview).toHaveTextContent('270,000');
     for (let i = 0; i < 10; i++) await user.click(screen.getByRole('button', { name: 'Decrease Min points' }));
     expect(screen.getByTestId('value-Min points')).toHaveTextContent('-250');
     expect(screen.getByRole('button', { name: 'Decrease Min points' })).toBeDisabled();
@@ -95,8 +95,8 @@ describe('Create Game dialog coupling rules (spec §4, via common)', () => {
     await user.click(radio('Game mode', 'SOLO'));
     const preview = screen.getByLabelText('Prize preview');
     // pot 360k: 1st = 360k − 100k = 260k, 2nd = buy-in back 100k.
-    expect(preview).toHaveTextContent('260k');
-    expect(preview).toHaveTextContent('100k');
+    expect(preview).toHaveTextContent('260,000');
+    expect(preview).toHaveTextContent('100,000');
     await user.click(screen.getByRole('button', { name: 'Create Game' }));
     expect(onSubmit).toHaveBeenCalledTimes(1);
     expect(onSubmit.mock.calls[0][0]).toMatchObject({ gameMode: 'SOLO', biddingOption: 'REG', buyIn: 100000 });

@@ -55,7 +55,10 @@ describe('stats percentages (spec §3)', () => {
 describe('coin formatting (spec §9: k or M)', () => {
   it.each([
     [5_000_000, '5M'],
-    [1_250_000, '1.2M'],
+    [1_250_000, '1.25M'],
+    // issue 15: a change is not rounded away
+    [5_080_000, '5.08M'],
+    [2_160_000, '2.16M'],
     [150_000, '150k'],
     [1_500, '1.5k'],
     [950, '950'],

@@ -1,0 +1,144 @@
+/**
+ * Bot pool under load: `npm run bench:bot-pool -w backend -- [--rate 500] [--seconds 10] [--workers N]
+ * [--floor 3] [--max 40] [--delay-min 1000] [--delay-max 1500]`
+ *
+ * Sends `rate` strong decisions per second (views that need a search, from random mid-hand positions) to one
+ * BotPool with real worker threads, each with a deadline `delay` ms ahead (the bots' think delay), as the games
+ * module does when a bot's turn begins, and takes the answer when the delay's timer fires. Last output line: JSON
+ * { rate, seconds, workers, floorMs, maxMs, requests, searched, inline, fallbacks, fallbackShare, fallbacksByReason,
+ * waitedForAnswer, waitP99Ms, waitMaxMs, timerLagP99Ms, timeboxP50, timeboxMin, decisionMsP50, workerUtilization,
+ * overheadMs }: `searched` decisions came from a worker's search (the rest from the heuristic, because they could
+ * not be served in time); `waitedForAnswer` counts delay timers that had to wait ≥ 1 ms for the answer (by up to
+ * `waitMaxMs`): the table delays the bot caused; `timerLagP99Ms`: how late the delay timers themselves fired (the
+ * event loop's own lag, on a busy machine).
+ */
+import {
+  apply,
+  createGame,
+  DEFAULT_SETTINGS,
+  GameState,
+  heuristicBot,
+  mulberry32,
+  PlayerView,
+  randomSeed,
+  Seat,
+  strongNeedsSearch,
+  viewFor,
+} from '@spades/common';
+import { Logger } from '@nestjs/common';
+import { BotPool } from '../src/bots/bot-pool';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < process.argv.length ? Number(process.argv[i + 1]) : def;
+}
+
+function views(n: number): PlayerView[] {
+  const out: PlayerView[] = [];
+  const rng = mulberry32(42);
+  for (let g = 0; out.length < n; g++) {
+    const d = apply(createGame(DEFAULT_SETTINGS), { type: 'deal', seed: randomSeed(rng) });
+    if (!d.ok) throw new Error(d.error);
+    let s: GameState = d.state;
+    while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
+      const v = viewFor(s, s.turn as Seat);
+      if (strongNeedsSearch(v) && rng() < 0.3) out.push(v);
+      const r = apply(s, heuristicBot.act(v, rng)!);
+      if (!r.ok) throw new Error(r.error);
+      s = r.state;
+    }
+  }
+  return out;
+}
+
+function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(false);
+  const rate = arg('rate', 500);
+  const seconds = arg('seconds', 10);
+  const delayMin = arg('delay-min', 1000);
+  const delayMax = arg('delay-max', 1500);
+  const workersArg = arg('workers', 0);
+  const pool = new BotPool({
+    size: workersArg > 0 ? workersArg : undefined,
+    floorMs: arg('floor', 3),
+    strongMs: arg('max', 40),
+  });
+  const boxes: number[] = [];
+  pool.onDecision((e) => {
+    if (e.outcome === 'worker' && e.timeboxMs !== null) boxes.push(e.timeboxMs);
+  });
+  const pool0 = views(400);
+  await pool.ready();
+  const busy0 = pool.stats().busyMsTotal;
+  const waits: number[] = [];
+  const lags: number[] = [];
+  const pending: Promise<void>[] = [];
+  const rng = mulberry32(7);
+  const t0 = Date.now();
+  let sent = 0;
+  await new Promise<void>((done) => {
+    const tick = setInterval(() => {
+      const elapsed = Date.now() - t0;
+      if (elapsed >= seconds * 1000) {
+        clearInterval(tick);
+        done();
+        return;
+      }
+      const due = Math.floor((elapsed / 1000) * rate);
+      for (; sent < due; sent++) {
+        const deadline = Date.now() + delayMin + rng() * (delayMax - delayMin);
+        const answer = pool.decide('strong', pool0[sent % pool0.length], sent, { deadline });
+        // as the games module: when the think delay ends, take the answer (waiting if it is not there yet)
+        pending.push(
+          new Promise<void>((res) =>
+            setTimeout(() => {
+              const fired = Date.now();
+              lags.push(fired - deadline);
+              void answer.then(() => {
+                waits.push(Date.now() - fired);
+                res();
+              });
+            }, deadline - Date.now()),
+          ),
+        );
+      }
+    }, 5);
+  });
+  await Promise.all(pending);
+  const st = pool.stats();
+  const waited = waits.filter((x) => x >= 1);
+  const round = (x: number) => Math.round(x * 100) / 100;
+  console.log(
+    JSON.stringify({
+      rate,
+      seconds,
+      workers: st.workers,
+      floorMs: st.floorMs,
+      maxMs: st.maxMs,
+      requests: sent,
+      searched: st.completed,
+      inline: st.inlineTotal,
+      fallbacks: st.fallbacksTotal,
+      fallbackShare: round(st.fallbacksTotal / Math.max(1, sent)),
+      fallbacksByReason: st.fallbacksByReason,
+      waitedForAnswer: waited.length,
+      waitP99Ms: round(quantile(waits, 0.99)),
+      waitMaxMs: round(waits.length ? Math.max(...waits) : 0),
+      timerLagP99Ms: round(quantile(lags, 0.99)),
+      timeboxP50: round(quantile(boxes, 0.5)),
+      timeboxMin: round(boxes.length ? Math.min(...boxes) : 0),
+      decisionMsP50: st.decisionMsP50,
+      workerUtilization: round((st.busyMsTotal - busy0) / ((Date.now() - t0) * st.workers)),
+      overheadMs: st.overheadMs,
+    }),
+  );
+  await pool.close();
+}
+
+void main();

@@ -1,0 +1,248 @@
+/**
+ * The real server of `bench:load`: `node backend/dist/main.js` on a free port with a temporary DATA_DIR (embedded
+ * PGlite) or a fresh schema in PostgreSQL, fast table timers, and a sampler that reads its RSS and CPU from
+ * /proc/<pid>/stat and the event-loop delay and bot figures from `GET /metrics` when the server has it.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BotLevel, DbKind, histogramQuantile, MetricsSnapshot, parseProcStat, readMetrics } from './stats';
+
+export const BACKEND_DIR = resolve(__dirname, '../..');
+export const MAIN_JS = join(BACKEND_DIR, 'dist/main.js');
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/** Timers of the bench server (the issue's probe): bots 0.3–0.5 s, trick 0.3 s, summary 0.5 s, result 1 s. */
+export const BENCH_ENV: Record<string, string> = {
+  BOT_DELAY_MIN_MS: '300',
+  BOT_DELAY_MAX_MS: '500',
+  TRICK_DISPLAY_MS: '300',
+  HAND_SUMMARY_MS: '500',
+  RESULT_MS: '1000',
+  // paced humans (and the paused tables of --storm) must never be played for by the turn timer
+  TURN_TIMEOUT_MS: '120000',
+  REGISTER_MAX_PER_IP: '100000',
+  LOG_LEVEL: 'warn',
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  // pg is a backend dependency (without bundled types): the three calls used here
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('pg') as {
+    Client: new (o: { connectionString: string }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
+  const c = new Client({ connectionString: BENCH_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await c.end();
+  }
+}
+
+export interface ServerHandle {
+  url: string;
+  pid: number;
+  logFile: string;
+  /** Stops the server and removes its data; `keepLog` keeps the log file (failed runs). */
+  stop(keepLog?: boolean): Promise<void>;
+}
+
+export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promise<ServerHandle> {
+  if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: build the backend first`);
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'spades-load-'));
+  const schema = opts.db === 'postgres' ? `bench_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...BENCH_ENV, PORT: String(port), DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  delete env.DATABASE_SCHEMA;
+  delete env.REDIS_URL;
+  delete env.JWT_SECRET;
+  if (opts.db === 'postgres') {
+    env.DATABASE_URL = BENCH_DATABASE_URL;
+    env.DATABASE_SCHEMA = schema;
+  }
+  if (opts.bots) env.BOT_LEVEL = opts.bots;
+  const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
+  const log = createWriteStream(logFile);
+  const child: ChildProcess = spawn(process.execPath, [MAIN_JS], {
+    cwd: BACKEND_DIR,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = Date.now();
+  for (;;) {
+    if (exited !== null)
+      throw new Error(`the server exited (${exited}) while starting; log: ${logFile}\n${tail(logFile)}`);
+    try {
+      const r = await fetch(`${url}/health`);
+      if (r.status < 500) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - t0 > 120000) throw new Error(`the server did not answer /health within 120 s; log: ${logFile}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    logFile,
+    async stop(keepLog = false) {
+      if (exited === null) {
+        child.kill('SIGTERM');
+        const done = await Promise.race([
+          new Promise<boolean>((r) => child.once('exit', () => r(true))),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 15000)),
+        ]);
+        if (!done) child.kill('SIGKILL');
+      }
+      log.end();
+      if (schema) await dropSchema(schema).catch(() => undefined);
+      if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepLog && !process.env.BENCH_KEEP_DATA) rmSync(logFile, { force: true });
+    },
+  };
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
+const PAGE_BYTES = 4096;
+
+/** Samples the server process once a second (RSS, CPU) and its /metrics every two seconds. */
+export class ServerSampler {
+  private timer: NodeJS.Timeout | null = null;
+  private metricsTimer: NodeJS.Timeout | null = null;
+  private hasMetrics: boolean | null = null;
+  rssMB: number[] = [];
+  private cpuStart: { ticks: number; at: number } | null = null;
+  private cpuEnd: { ticks: number; at: number } | null = null;
+  metrics: MetricsSnapshot[] = [];
+  private windowStart: MetricsSnapshot | null = null;
+  bootRssMB: number | null = null;
+
+  constructor(
+    readonly pid: number,
+    readonly url: string,
+  ) {}
+
+  private proc(): { cpuTicks: number; rssPages: number } | null {
+    try {
+      return parseProcStat(readFileSync(`/proc/${this.pid}/stat`, 'utf8'));
+    } catch {
+      return null;
+    }
+  }
+
+  async scrape(): Promise<MetricsSnapshot | null> {
+    if (this.hasMetrics === false) return null;
+    try {
+      const r = await fetch(`${this.url}/metrics`);
+      if (r.status !== 200) {
+        this.hasMetrics = false;
+        return null;
+      }
+      const text = await r.text();
+      this.hasMetrics = true;
+      return readMetrics(text, Date.now());
+    } catch {
+      return null;
+    }
+  }
+
+  currentRssMB(): number | null {
+    const p = this.proc();
+    return p ? (p.rssPages * PAGE_BYTES) / 1048576 : null;
+  }
+
+  /** Starts the measured window. */
+  async start(): Promise<void> {
+    const p = this.proc();
+    this.cpuStart = p ? { ticks: p.cpuTicks, at: Date.now() } : null;
+    this.rssMB = [];
+    this.metrics = [];
+    this.windowStart = await this.scrape();
+    this.timer = setInterval(() => {
+      const q = this.proc();
+      if (q) this.rssMB.push((q.rssPages * PAGE_BYTES) / 1048576);
+    }, 1000);
+    this.metricsTimer = setInterval(() => {
+      void this.scrape().then((m) => m && this.metrics.push(m));
+    }, 2000);
+  }
+
+  /** Ends the window and returns its figures. */
+  async stop(): Promise<{
+    serverRssMB: number | null;
+    serverCpuPct: number | null;
+    eventLoopP99Ms: number | null;
+    botDecisionsPerSecond: number | null;
+    botMsP50: number | null;
+  }> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.metricsTimer) clearInterval(this.metricsTimer);
+    const p = this.proc();
+    this.cpuEnd = p ? { ticks: p.cpuTicks, at: Date.now() } : null;
+    if (p) this.rssMB.push((p.rssPages * PAGE_BYTES) / 1048576);
+    const end = await this.scrape();
+    const cpu =
+      this.cpuStart && this.cpuEnd && this.cpuEnd.at > this.cpuStart.at
+        ? ((this.cpuEnd.ticks - this.cpuStart.ticks) /
+            TICKS_PER_SECOND /
+            ((this.cpuEnd.at - this.cpuStart.at) / 1000)) *
+          100
+        : null;
+    // event loop: prom-client's p99 gauge covers the time since the previous scrape; average the window's samples
+    const lags = [...this.metrics, ...(end ? [end] : [])]
+      .map((m) => m.eventLoopP99Seconds)
+      .filter((x): x is number => x !== null);
+    const eventLoopP99Ms = lags.length ? (lags.reduce((a, b) => a + b, 0) / lags.length) * 1000 : null;
+    let botDecisionsPerSecond: number | null = null;
+    let botMsP50: number | null = null;
+    const s = this.windowStart;
+    if (s && end && s.botDecisions !== null && end.botDecisions !== null && end.at > s.at) {
+      botDecisionsPerSecond = (end.botDecisions - s.botDecisions) / ((end.at - s.at) / 1000);
+    }
+    if (end) {
+      botMsP50 = end.botMsBuckets.length
+        ? histogramQuantile(s?.botMsBuckets ?? [], end.botMsBuckets, 0.5)
+        : end.botMsSummaryP50;
+    }
+    return {
+      serverRssMB: this.rssMB.length ? Math.max(...this.rssMB) : null,
+      serverCpuPct: cpu,
+      eventLoopP99Ms,
+      botDecisionsPerSecond,
+      botMsP50,
+    };
+  }
+}

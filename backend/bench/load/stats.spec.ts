@@ -1,0 +1,334 @@
+import {
+  buildResult,
+  chooseBid,
+  histogramQuantile,
+  parseArgs,
+  parseProcStat,
+  parsePrometheus,
+  percentile,
+  promBuckets,
+  promValue,
+  readMetrics,
+  RESULT_KEYS,
+  SeatScheduler,
+  UsageError,
+  viewKeyOf,
+} from './stats';
+
+describe('percentile', () => {
+  it('uses the nearest rank on unsorted samples', () => {
+    const xs = [5, 1, 4, 2, 3, 10, 9, 8, 7, 6];
+    expect(percentile(xs, 50)).toBe(5);
+    expect(percentile(xs, 90)).toBe(9);
+    expect(percentile(xs, 99)).toBe(10);
+    expect(percentile(xs, 100)).toBe(10);
+    expect(percentile(xs, 0)).toBe(1);
+    expect(percentile([42], 99)).toBe(42);
+  });
+
+  it('is null without samples', () => {
+    expect(percentile([], 50)).toBeNull();
+  });
+
+  it('p99 of 1..1000 is 990', () => {
+    const xs = Array.from({ length: 1000 }, (_x, i) => 1000 - i);
+    expect(percentile(xs, 99)).toBe(990);
+    expect(percentile(xs, 95)).toBe(950);
+  });
+});
+
+describe('SeatScheduler', () => {
+  it('spaces the actions of a table by the interval, starting at its phase', () => {
+    const s = new SeatScheduler(1000, 250);
+    expect(s.next(0)).toBe(250);
+    expect(s.next(300)).toBe(1250); // early turn: waits for the next slot
+    expect(s.next(1300)).toBe(2250);
+  });
+
+  it('acts at once on a late turn and restarts the schedule from there (no burst)', () => {
+    const s = new SeatScheduler(1000);
+    expect(s.next(0)).toBe(0);
+    expect(s.next(5000)).toBe(5000);
+    expect(s.next(5001)).toBe(6000);
+  });
+
+  it('interval: each table gets rate/tables actions per second; humans share the table', () => {
+    // 2,000 tables at 1,000 actions/s: 0.5 actions/s per table; one human acts once per 4 actions → every 8 s
+    expect(SeatScheduler.intervalFor(1000, 2000)).toBe(8000);
+    // four humans: one of them every 2 s
+    expect(SeatScheduler.intervalFor(1000, 2000, 4)).toBe(2000);
+    expect(SeatScheduler.intervalFor(0, 10)).toBe(0);
+    const s = new SeatScheduler(0);
+    expect(s.next(10)).toBe(10);
+    expect(s.next(11)).toBe(11);
+  });
+});
+
+describe('parseArgs', () => {
+  it('defaults: 20 tables, one human, the goal ratio of 0.5 actions/s per table, server defaults', () => {
+    const o = parseArgs([]);
+    expect(o).toMatchObject({
+      tables: 20,
+      humans: 1,
+      rate: 10,
+      seconds: 30,
+      db: undefined,
+      bots: undefined,
+      storm: false,
+      clients: 1,
+    });
+  });
+
+  it('reads every option (space or = form)', () => {
+    const o = parseArgs([
+      '--tables',
+      '1000',
+      '--humans=4',
+      '--rate',
+      '250',
+      '--seconds',
+      '60',
+      '--db',
+      'postgres',
+      '--bots',
+      'heuristic',
+      '--storm',
+    ]);
+    expect(o).toMatchObject({
+      tables: 1000,
+      humans: 4,
+      rate: 250,
+      seconds: 60,
+      db: 'postgres',
+      bots: 'heuristic',
+      storm: true,
+    });
+    expect(o.clients).toBe(3); // 4,000 sockets: several client processes
+  });
+
+  it('refuses bad values and unknown options', () => {
+    expect(() => parseArgs(['--humans', '2'])).toThrow(UsageError);
+    expect(() => parseArgs(['--db', 'mysql'])).toThrow('--db must be pglite or postgres');
+    expect(() => parseArgs(['--bots', 'genius'])).toThrow(UsageError);
+    expect(() => parseArgs(['--tables', '0'])).toThrow('--tables must be an integer');
+    expect(() => parseArgs(['--tables'])).toThrow('--tables needs a value');
+    expect(() => parseArgs(['--table', '3'])).toThrow('unknown option --table');
+  });
+});
+
+const METRICS = `# HELP nodejs_eventloop_lag_p99_seconds The 99th percentile of the recorded event loop delays.
+# TYPE nodejs_eventloop_lag_p99_seconds gauge
+nodejs_eventloop_lag_p99_seconds 0.021
+# HELP spades_bot_decisions_total Bot decisions.
+# TYPE spades_bot_decisions_total counter
+spades_bot_decisions_total{level="strong"} 1200
+spades_bot_decisions_total{level="heuristic"} 34 1700000000000
+# TYPE spades_bot_decision_ms histogram
+spades_bot_decision_ms_bucket{le="1",level="strong"} 0
+spades_bot_decision_ms_bucket{le="5",level="strong"} 400
+spades_bot_decision_ms_bucket{le="10",level="strong"} 1000
+spades_bot_decision_ms_bucket{le="+Inf",level="strong"} 1200
+spades_bot_decision_ms_sum{level="strong"} 9000
+spades_bot_decision_ms_count{level="strong"} 1200
+http_requests{path="/a b",note="say \\"hi\\""} 3
+`;
+
+describe('Prometheus text', () => {
+  it('parses names, labels (escaped quotes, spaces) and values; skips comments; ignores timestamps', () => {
+    const s = parsePrometheus(METRICS);
+    expect(promValue(s, 'nodejs_eventloop_lag_p99_seconds')).toBe(0.021);
+    expect(promValue(s, 'spades_bot_decisions_total')).toBe(1234);
+    expect(promValue(s, 'spades_bot_decisions_total', { level: 'strong' })).toBe(1200);
+    expect(s.find((x) => x.name === 'http_requests')?.labels).toEqual({ path: '/a b', note: 'say "hi"' });
+    expect(promValue(s, 'missing_metric')).toBeNull();
+  });
+
+  it('histogram buckets and quantiles between two scrapes', () => {
+    const after = promBuckets(parsePrometheus(METRICS), 'spades_bot_decision_ms');
+    expect(after).toEqual([
+      { le: 1, count: 0 },
+      { le: 5, count: 400 },
+      { le: 10, count: 1000 },
+      { le: Infinity, count: 1200 },
+    ]);
+    // since start: 600th of 1200 observations is in (5, 10]: 5 + 5 * (600 - 400) / 600
+    expect(histogramQuantile([], after, 0.5)).toBeCloseTo(5 + 5 / 3, 6);
+    // between scrapes: only the new observations count
+    const before = [
+      { le: 1, count: 0 },
+      { le: 5, count: 400 },
+      { le: 10, count: 400 },
+      { le: Infinity, count: 400 },
+    ];
+    expect(histogramQuantile(before, after, 0.5)).toBeCloseTo(5 + 5 * (400 / 600), 6);
+    expect(histogramQuantile(after, after, 0.5)).toBeNull();
+  });
+
+  it('readMetrics picks the harness figures, null when a server has none', () => {
+    const m = readMetrics(METRICS, 1);
+    expect(m.eventLoopP99Seconds).toBe(0.021);
+    expect(m.botDecisions).toBe(1234);
+    expect(m.botMsBuckets).toHaveLength(4);
+    const none = readMetrics('# nothing here\nprocess_cpu_seconds_total 3\n', 2);
+    expect(none).toEqual({
+      at: 2,
+      eventLoopP99Seconds: null,
+      botDecisions: null,
+      botMsBuckets: [],
+      botMsSummaryP50: null,
+    });
+    const summary = readMetrics(
+      'spades_bot_decision_ms{quantile="0.5"} 4.5\nspades_bot_decision_ms{quantile="0.99"} 40\n',
+      3,
+    );
+    expect(summary.botMsSummaryP50).toBe(4.5);
+  });
+});
+
+describe('parseProcStat', () => {
+  it('reads utime + stime and rss, also with spaces and parentheses in the command name', () => {
+    const fields = [
+      'S',
+      '1',
+      '2',
+      '3',
+      '0',
+      '-1',
+      '4194304',
+      '100',
+      '0',
+      '0',
+      '0',
+      '250',
+      '50',
+      '0',
+      '0',
+      '20',
+      '0',
+      '11',
+      '0',
+      '12345',
+      '987654321',
+      '21504',
+    ];
+    expect(parseProcStat(`4242 (node) ${fields.join(' ')} 18446744073709551615 1 1`)).toEqual({
+      cpuTicks: 300,
+      rssPages: 21504,
+    });
+    expect(parseProcStat(`4242 (my (odd) name) ${fields.join(' ')} 0`)).toEqual({ cpuTicks: 300, rssPages: 21504 });
+  });
+});
+
+describe('buildResult', () => {
+  it('has exactly the issue fields in order, rounded, with p99Ratio = ack p99 / echo p99', () => {
+    const r = buildResult({
+      tables: 2,
+      sockets: 2,
+      actions: 120,
+      windowSeconds: 10,
+      ackMs: Array.from({ length: 100 }, (_x, i) => i + 1),
+      updateMs: [3, 4, 5],
+      baselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 10),
+      eventLoopP99Ms: 12.345,
+      serverRssMB: 512.6,
+      serverCpuPct: 87.4,
+      botDecisionsPerSecond: 9.04,
+      botMsP50: null,
+      errors: 0,
+    });
+    expect(Object.keys(r)).toEqual([...RESULT_KEYS]);
+    expect(r).toEqual({
+      tables: 2,
+      sockets: 2,
+      actionsPerSecond: 12,
+      ackP50Ms: 50,
+      ackP95Ms: 95,
+      ackP99Ms: 99,
+      updateP99Ms: 5,
+      baselineP99Ms: 9.9,
+      p99Ratio: 10,
+      eventLoopP99Ms: 12.3,
+      serverRssMB: 513,
+      serverCpuPct: 87,
+      botDecisionsPerSecond: 9,
+      botMsP50: null,
+      errors: 0,
+    });
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+
+  it('storm runs add stormRecoveryMs; no samples give nulls, not NaN', () => {
+    const r = buildResult({
+      tables: 1,
+      sockets: 4,
+      actions: 0,
+      windowSeconds: 5,
+      ackMs: [],
+      updateMs: [],
+      baselineAckMs: [],
+      eventLoopP99Ms: null,
+      serverRssMB: null,
+      serverCpuPct: null,
+      botDecisionsPerSecond: null,
+      botMsP50: null,
+      errors: 3,
+      stormRecoveryMs: 1234.56,
+    });
+    expect(Object.keys(r)).toEqual([...RESULT_KEYS, 'stormRecoveryMs']);
+    expect(r).toMatchObject({ actionsPerSecond: 0, ackP99Ms: null, p99Ratio: null, errors: 3, stormRecoveryMs: 1235 });
+  });
+});
+
+describe('storm view comparison and bids', () => {
+  const view = {
+    handNumber: 3,
+    hands: [
+      [
+        { suit: 'S', rank: 14 },
+        { suit: 'H', rank: 2 },
+      ],
+      [],
+      [],
+      [],
+    ],
+    bidding: { bids: [3, 4, null, null] },
+    play: { trickPending: false, currentTrick: [{ playerIndex: 1, suit: 'D', rank: 9 }] },
+    currentPlayerIndex: 2,
+  };
+
+  it('keys a view by hand, bids, trick and turn (spectators have no hand)', () => {
+    expect(viewKeyOf(view, 0)).toEqual({
+      handNumber: 3,
+      hand: ['H2', 'S14'],
+      bids: [3, 4, null, null],
+      trick: ['1:D9'],
+      turn: 2,
+    });
+    expect(viewKeyOf(view, null).hand).toEqual([]);
+    expect(viewKeyOf({ ...view, play: { trickPending: true, currentTrick: view.play.currentTrick } }, 0).trick).toEqual(
+      [],
+    );
+  });
+
+  it('another turn, bid or card is a different view', () => {
+    const k = JSON.stringify(viewKeyOf(view, 0));
+    expect(JSON.stringify(viewKeyOf({ ...view, currentPlayerIndex: 3 }, 0))).not.toBe(k);
+    expect(JSON.stringify(viewKeyOf({ ...view, bidding: { bids: [3, 4, 2, null] } }, 0))).not.toBe(k);
+    expect(JSON.stringify(viewKeyOf({ ...view, hands: [[{ suit: 'S', rank: 14 }], [], [], []] }, 0))).not.toBe(k);
+  });
+
+  it('bids the legal value closest to the hand estimate, not nil unless it is the only bid', () => {
+    const strong = [
+      { suit: 'S', rank: 14 },
+      { suit: 'S', rank: 13 },
+      { suit: 'S', rank: 12 },
+      { suit: 'H', rank: 14 },
+      { suit: 'D', rank: 13 },
+    ];
+    const all = Array.from({ length: 14 }, (_x, i) => i);
+    expect(chooseBid(strong, all)).toBe(5);
+    expect(chooseBid([{ suit: 'H', rank: 2 }], all)).toBe(1);
+    expect(chooseBid(strong, [0])).toBe(0);
+    expect(chooseBid(strong, [0, 4])).toBe(4);
+  });
+});

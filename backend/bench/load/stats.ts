@@ -1,0 +1,422 @@
+/**
+ * Pure parts of the load harness (unit-tested in stats.spec.ts): command-line options, percentiles, the per-seat
+ * rate scheduler, Prometheus text parsing, /proc/<pid>/stat parsing and the shape of the result line.
+ */
+
+export type DbKind = 'pglite' | 'postgres';
+export type BotLevel = 'strong' | 'heuristic' | 'basic';
+
+export interface LoadOptions {
+  tables: number;
+  /** Human seats per table: 1 (plus three bots) or 4. */
+  humans: 1 | 4;
+  /** Target game actions per second over all tables (bids + cards, humans and bots); 0 = as fast as the server goes. */
+  rate: number;
+  /** Measured seconds (after every table is created and playing). */
+  seconds: number;
+  /** undefined = the server's default (DATABASE_URL unset → embedded PGlite). */
+  db?: DbKind;
+  /** undefined = the server's default BOT_LEVEL. */
+  bots?: BotLevel;
+  storm: boolean;
+  /** Extra spectator sockets per table (one account per table watching from that many sockets). */
+  spectators: number;
+  /** Client processes that share the sockets. */
+  clients: number;
+  /** Seconds of the bare socket.io echo baseline (same rate and socket count). */
+  baselineSeconds: number;
+  /** Seconds of play before the measured window. */
+  warmupSeconds: number;
+  /** Tables created at once. */
+  batch: number;
+  /** Print progress lines to stderr. */
+  verbose: boolean;
+}
+
+export class UsageError extends Error {}
+
+const FLAGS = new Set([
+  'tables',
+  'humans',
+  'rate',
+  'seconds',
+  'db',
+  'bots',
+  'storm',
+  'spectators',
+  'clients',
+  'baseline-seconds',
+  'warmup',
+  'batch',
+  'quiet',
+]);
+
+/** `--tables 100 --humans 4 --rate 50 --seconds 60 --db pglite --bots heuristic --storm …` → options. */
+export function parseArgs(argv: readonly string[]): LoadOptions {
+  const raw = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}`);
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
+    if (name === 'storm' || name === 'quiet') {
+      raw.set(name, 'true');
+      continue;
+    }
+    const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    raw.set(name, value);
+  }
+  const num = (name: string, def: number, min: number, max: number, int = true): number => {
+    const v = raw.get(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isFinite(n) || (int && !Number.isInteger(n)) || n < min || n > max) {
+      throw new UsageError(`--${name} must be ${int ? 'an integer' : 'a number'} between ${min} and ${max}`);
+    }
+    return n;
+  };
+  const tables = num('tables', 20, 1, 20000);
+  const humans = num('humans', 1, 1, 4);
+  if (humans !== 1 && humans !== 4) throw new UsageError('--humans must be 1 or 4');
+  const db = raw.get('db');
+  if (db !== undefined && db !== 'pglite' && db !== 'postgres') throw new UsageError('--db must be pglite or postgres');
+  const bots = raw.get('bots');
+  if (bots !== undefined && bots !== 'strong' && bots !== 'heuristic' && bots !== 'basic') {
+    throw new UsageError('--bots must be strong, heuristic or basic');
+  }
+  const seconds = num('seconds', 30, 1, 86400);
+  const spectators = num('spectators', 0, 0, 100);
+  const sockets = tables * (humans + spectators);
+  return {
+    tables,
+    humans,
+    // the issue's goal ratio: 2,000 tables at 1,000 actions/s
+    rate: num('rate', tables / 2, 0, 1e6, false),
+    seconds,
+    db: db as DbKind | undefined,
+    bots: bots as BotLevel | undefined,
+    storm: raw.has('storm'),
+    spectators,
+    clients: num('clients', Math.min(4, Math.max(1, Math.ceil(sockets / 1500))), 1, 16),
+    baselineSeconds: num('baseline-seconds', Math.min(seconds, 20), 1, 3600),
+    warmupSeconds: num('warmup', 3, 0, 600),
+    batch: num('batch', 50, 1, 1000),
+    verbose: !raw.has('quiet'),
+  };
+}
+
+/** Nearest-rank percentile (p in 0..100) of unsorted samples; null when there are none. */
+export function percentile(samples: ArrayLike<number>, p: number): number | null {
+  const n = samples.length;
+  if (n === 0) return null;
+  const sorted = Float64Array.from(samples as ArrayLike<number>).sort();
+  const rank = Math.ceil((p / 100) * n);
+  return sorted[Math.min(n - 1, Math.max(0, rank - 1))];
+}
+
+/** Rounds to 0.1 (ms figures) keeping null. */
+export function round1(x: number | null): number | null {
+  return x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10;
+}
+
+/**
+ * When the human seats of one table act (one scheduler per table, shared by its humans). Of every four actions at a
+ * table `humans` are human, so humans that act every `interval = 4 · tables / (rate · humans)` seconds give the
+ * table its share `rate / tables` of the target (the bots fill the rest at their own pace). A turn that arrives
+ * early waits until the next slot; a late one acts at once and the schedule restarts from it (no debt is carried:
+ * a slow server gets a lower rate, not a burst).
+ */
+export class SeatScheduler {
+  private last: number | null = null;
+
+  constructor(
+    /** Milliseconds between two actions of this seat; 0 = act at once. */
+    readonly intervalMs: number,
+    /** Offset of the first slot (spreads the tables' slots over one interval). */
+    readonly phaseMs = 0,
+  ) {}
+
+  static intervalFor(rate: number, tables: number, humans = 1): number {
+    return rate > 0 ? (4 * tables * 1000) / (rate * humans) : 0;
+  }
+
+  /** The time (same clock as `now`) at which to act on a turn that arrived at `now`; records it as taken. */
+  next(now: number): number {
+    const slot = this.last === null ? now + this.phaseMs : this.last + this.intervalMs;
+    const at = Math.max(slot, now);
+    this.last = at;
+    return at;
+  }
+}
+
+/** One sample of a Prometheus text exposition: name, labels, value. */
+export interface PromSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses Prometheus text format 0.0.4 (comments skipped; timestamps ignored). */
+export function parsePrometheus(text: string): PromSample[] {
+  const out: PromSample[] = [];
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.trim();
+    if (!line || line.startsWith('#')) continue;
+    let name: string;
+    const labels: Record<string, string> = {};
+    let rest: string;
+    const brace = line.indexOf('{');
+    const space = line.indexOf(' ');
+    if (brace >= 0 && (space < 0 || brace < space)) {
+      name = line.slice(0, brace);
+      let i = brace + 1;
+      while (i < line.length && line[i] !== '}') {
+        const eq = line.indexOf('=', i);
+        if (eq < 0) break;
+        const key = line.slice(i, eq).trim().replace(/^,/, '').trim();
+        if (line[eq + 1] !== '"') break;
+        let j = eq + 2;
+        let val = '';
+        while (j < line.length && line[j] !== '"') {
+          if (line[j] === '\\' && j + 1 < line.length) {
+            const c = line[j + 1];
+            val += c === 'n' ? '\n' : c;
+            j += 2;
+          } else val += line[j++];
+        }
+        labels[key] = val;
+        i = j + 1;
+        while (i < line.length && (line[i] === ',' || line[i] === ' ')) i++;
+      }
+      rest = line.slice(line.indexOf('}', i) + 1).trim();
+    } else {
+      if (space < 0) continue;
+      name = line.slice(0, space);
+      rest = line.slice(space + 1).trim();
+    }
+    const valueText = rest.split(/\s+/)[0];
+    const value = valueText === '+Inf' ? Infinity : valueText === '-Inf' ? -Infinity : Number(valueText);
+    if (name && !Number.isNaN(value)) out.push({ name, labels, value });
+  }
+  return out;
+}
+
+/** Sum of every sample called `name` whose labels include `match` (null when there is none). */
+export function promValue(
+  samples: readonly PromSample[],
+  name: string,
+  match: Record<string, string> = {},
+): number | null {
+  let found = false;
+  let sum = 0;
+  for (const s of samples) {
+    if (s.name !== name) continue;
+    if (!Object.entries(match).every(([k, v]) => s.labels[k] === v)) continue;
+    found = true;
+    sum += s.value;
+  }
+  return found ? sum : null;
+}
+
+/** Cumulative histogram buckets `<name>_bucket{le}` summed over other labels, sorted by bound. */
+export function promBuckets(samples: readonly PromSample[], name: string): { le: number; count: number }[] {
+  const by = new Map<number, number>();
+  for (const s of samples) {
+    if (s.name !== `${name}_bucket` || s.labels.le === undefined) continue;
+    const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
+    by.set(le, (by.get(le) ?? 0) + s.value);
+  }
+  return [...by.entries()].sort((a, b) => a[0] - b[0]).map(([le, count]) => ({ le, count }));
+}
+
+/**
+ * Quantile q (0..1) of a histogram's observations between two scrapes (`before` may be empty: since start),
+ * linear inside the bucket like PromQL's histogram_quantile. null without observations.
+ */
+export function histogramQuantile(
+  before: readonly { le: number; count: number }[],
+  after: readonly { le: number; count: number }[],
+  q: number,
+): number | null {
+  const prev = new Map(before.map((b) => [b.le, b.count]));
+  const delta = after.map((b) => ({ le: b.le, count: b.count - (prev.get(b.le) ?? 0) }));
+  const total = delta.length ? delta[delta.length - 1].count : 0;
+  if (total <= 0) return null;
+  const target = q * total;
+  let lowerLe = 0;
+  let lowerCount = 0;
+  for (const b of delta) {
+    if (b.count >= target) {
+      if (b.le === Infinity) return lowerLe;
+      const inBucket = b.count - lowerCount;
+      return inBucket > 0 ? lowerLe + ((b.le - lowerLe) * (target - lowerCount)) / inBucket : b.le;
+    }
+    lowerLe = b.le;
+    lowerCount = b.count;
+  }
+  return lowerLe;
+}
+
+/** What the harness reads from `GET /metrics` at one moment (every field null when the server has no such metric). */
+export interface MetricsSnapshot {
+  at: number;
+  /** prom-client default metric (seconds), as of this scrape. */
+  eventLoopP99Seconds: number | null;
+  botDecisions: number | null;
+  botMsBuckets: { le: number; count: number }[];
+  /** Summary quantile 0.5 when the bot time is a summary. */
+  botMsSummaryP50: number | null;
+}
+
+export function readMetrics(text: string, at: number): MetricsSnapshot {
+  const s = parsePrometheus(text);
+  return {
+    at,
+    eventLoopP99Seconds: promValue(s, 'nodejs_eventloop_lag_p99_seconds'),
+    botDecisions: promValue(s, 'spades_bot_decisions_total'),
+    botMsBuckets: promBuckets(s, 'spades_bot_decision_ms'),
+    // a summary quantile, else the pool's own median gauge (spades_bot_decision_ms_p50)
+    botMsSummaryP50: promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }) ?? promValue(s, 'spades_bot_decision_ms_p50'),
+  };
+}
+
+/** utime + stime (clock ticks) and RSS (pages) from the text of /proc/<pid>/stat. */
+export function parseProcStat(text: string): { cpuTicks: number; rssPages: number } {
+  // the command name (field 2) is in parentheses and may contain spaces: split after the last ')'
+  const fields = text
+    .slice(text.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/);
+  // fields[0] is field 3 (state): utime = field 14, stime = field 15, rss = field 24
+  return { cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
+}
+
+/** The last output line of `bench:load` (the issue's field list, in that order; storm runs add stormRecoveryMs). */
+export interface LoadResult {
+  tables: number;
+  sockets: number;
+  actionsPerSecond: number;
+  ackP50Ms: number | null;
+  ackP95Ms: number | null;
+  ackP99Ms: number | null;
+  updateP99Ms: number | null;
+  baselineP99Ms: number | null;
+  p99Ratio: number | null;
+  eventLoopP99Ms: number | null;
+  serverRssMB: number | null;
+  serverCpuPct: number | null;
+  botDecisionsPerSecond: number | null;
+  botMsP50: number | null;
+  errors: number;
+  stormRecoveryMs?: number | null;
+}
+
+export const RESULT_KEYS = [
+  'tables',
+  'sockets',
+  'actionsPerSecond',
+  'ackP50Ms',
+  'ackP95Ms',
+  'ackP99Ms',
+  'updateP99Ms',
+  'baselineP99Ms',
+  'p99Ratio',
+  'eventLoopP99Ms',
+  'serverRssMB',
+  'serverCpuPct',
+  'botDecisionsPerSecond',
+  'botMsP50',
+  'errors',
+] as const;
+
+export interface RawFigures {
+  tables: number;
+  sockets: number;
+  /** Game actions seen in the measured window (every seat). */
+  actions: number;
+  windowSeconds: number;
+  ackMs: ArrayLike<number>;
+  updateMs: ArrayLike<number>;
+  baselineAckMs: ArrayLike<number>;
+  eventLoopP99Ms: number | null;
+  serverRssMB: number | null;
+  serverCpuPct: number | null;
+  botDecisionsPerSecond: number | null;
+  botMsP50: number | null;
+  errors: number;
+  stormRecoveryMs?: number | null;
+}
+
+export function buildResult(f: RawFigures): LoadResult {
+  const ackP99 = percentile(f.ackMs, 99);
+  const baseP99 = percentile(f.baselineAckMs, 99);
+  const out: LoadResult = {
+    tables: f.tables,
+    sockets: f.sockets,
+    actionsPerSecond: f.windowSeconds > 0 ? Math.round((f.actions / f.windowSeconds) * 10) / 10 : 0,
+    ackP50Ms: round1(percentile(f.ackMs, 50)),
+    ackP95Ms: round1(percentile(f.ackMs, 95)),
+    ackP99Ms: round1(ackP99),
+    updateP99Ms: round1(percentile(f.updateMs, 99)),
+    baselineP99Ms: round1(baseP99),
+    p99Ratio: ackP99 !== null && baseP99 !== null && baseP99 > 0 ? Math.round((ackP99 / baseP99) * 100) / 100 : null,
+    eventLoopP99Ms: round1(f.eventLoopP99Ms),
+    serverRssMB: f.serverRssMB === null ? null : Math.round(f.serverRssMB),
+    serverCpuPct: f.serverCpuPct === null ? null : Math.round(f.serverCpuPct),
+    botDecisionsPerSecond: f.botDecisionsPerSecond === null ? null : Math.round(f.botDecisionsPerSecond * 10) / 10,
+    botMsP50: round1(f.botMsP50),
+    errors: f.errors,
+  };
+  if (f.stormRecoveryMs !== undefined)
+    out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
+  return out;
+}
+
+/** What a reconnected client must get back exactly (storm): its hand, the bids, the trick on the table, the turn. */
+export interface ViewKey {
+  handNumber: number;
+  /** Own cards as sorted codes ("S14"); [] for spectators. */
+  hand: string[];
+  bids: (number | null)[];
+  /** Cards of the trick in play as "seat:code" ([] while a completed trick is on display). */
+  trick: string[];
+  turn: number | null;
+}
+
+type WireCard = { suit: string; rank: number };
+const cardCode = (c: WireCard) => `${c.suit}${c.rank}`;
+
+/** The ViewKey of a `game_update` TableView as seen from `seat` (null: spectator). */
+export function viewKeyOf(
+  v: {
+    handNumber: number;
+    hands?: WireCard[][];
+    bidding?: { bids: (number | null)[] };
+    play?: { trickPending?: boolean; currentTrick?: (WireCard & { playerIndex: number })[] };
+    currentPlayerIndex?: number | null;
+  },
+  seat: number | null,
+): ViewKey {
+  return {
+    handNumber: v.handNumber,
+    hand: seat === null ? [] : (v.hands?.[seat] ?? []).map(cardCode).sort(),
+    bids: (v.bidding?.bids ?? []).slice(),
+    trick: (v.play?.trickPending ? [] : (v.play?.currentTrick ?? [])).map((c) => `${c.playerIndex}:${cardCode(c)}`),
+    turn: v.currentPlayerIndex ?? null,
+  };
+}
+
+/** The legal bid closest to a quick count of likely tricks (aces, side kings, high spades); never nil unless forced. */
+export function chooseBid(hand: readonly WireCard[], legal: readonly number[]): number {
+  let est = 0;
+  for (const c of hand)
+    if (c.rank === 14 || (c.rank === 13 && c.suit !== 'S') || (c.suit === 'S' && c.rank >= 11)) est++;
+  est = Math.max(1, est);
+  const nonNil = legal.filter((b) => b > 0);
+  const pool = nonNil.length ? nonNil : legal;
+  let best = pool[0];
+  for (const b of pool) if (Math.abs(b - est) < Math.abs(best - est)) best = b;
+  return best;
+}

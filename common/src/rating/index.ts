@@ -1,0 +1,3 @@
+export * from './weng-lin';
+export * from './rating';
+export * from './simulate';
