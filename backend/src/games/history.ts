@@ -133,10 +133,12 @@ export class HistoryService {
     const pageSize = intParam(sizeInput, HISTORY_PAGE_SIZE_DEFAULT, 1, HISTORY_PAGE_SIZE_MAX, 'pageSize');
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM game_record_players WHERE user_id = $1`, [userId]);
     const rows: (RecordRow & { seat: number; rating_change: number | null; payouts: number[] | null })[] = await this.ds.query(
-      `SELECT r.*, p.seat, p.rating_change, s.payouts
+      `SELECT r.*, p.seat, COALESCE(p.rating_change, rh.delta) AS rating_change, s.payouts
          FROM game_record_players p
          JOIN game_records r ON r.game_id = p.game_id AND r.game_number = p.game_number
          LEFT JOIN game_settlements s ON s.game_id = p.game_id AND s.game_number = p.game_number
+         LEFT JOIN rated_games rg ON rg.table_id = p.game_id AND rg.game_number = p.game_number
+         LEFT JOIN rating_history rh ON rh.game_key = rg.game_key AND rh.user_id = p.user_id
         WHERE p.user_id = $1
         ORDER BY p.finished_at DESC, p.game_id, p.game_number DESC
         LIMIT $2 OFFSET $3`,
@@ -171,7 +173,7 @@ export class HistoryService {
         score: r.result.finalScores[mySide],
         finalScores: r.result.finalScores,
         coins,
-        ratingChange: r.rating_change ?? null,
+        ratingChange: r.rating_change === null || r.rating_change === undefined ? null : Number(r.rating_change),
       };
     });
     return { items, page, pageSize, total: n };
