@@ -533,6 +533,11 @@ export function TablePage() {
   const displayTrick = trickBanner ? trickBanner.cards : table.trickPending && table.lastTrick ? table.lastTrick.cards : table.trick;
   const winnerSeat = trickBanner?.winner ?? (table.trickPending ? table.lastTrick?.winnerIndex ?? null : null);
   const oppositeOf = (s: number) => (s + 2) % 4;
+  /** Issue #12: an empty seat held for an invited player other than me (their name), else null. */
+  const heldFor = (s: number): string | null => {
+    const inv = (table.invitations ?? []).find((i) => i.seatIndex === s && i.reservedUntil !== null && i.reservedUntil - table.clockOffset > nowMs);
+    return inv && inv.userId !== user?.id && !table.seats[s] ? inv.username : null;
+  };
   const mayRemoveBot = (s: number) => {
     if (!user || !table.seats[s] || table.seats[s]?.type !== 'bot') return false;
     if (table.status === 'WAITING') return isHost;
@@ -754,7 +759,8 @@ export function TablePage() {
                 isTurn={table.turn === s && (table.status === 'BIDDING' || table.status === 'PLAYING')}
                 turnSecondsLeft={s === mySeat && isMyTurn ? turnLeft : null}
                 replacementLeft={!table.seats[s] && replacements[s] ? Math.max(0, Math.ceil((replacements[s] - nowMs) / 1000)) : null}
-                canJoin={!table.seats[s] && mySeat === null && !spectateParam && (table.status === 'WAITING' || !!replacements[s])}
+                heldFor={heldFor(s)}
+                canJoin={!table.seats[s] && !heldFor(s) && mySeat === null && !spectateParam && (table.status === 'WAITING' || !!replacements[s])}
                 onJoin={() => void joinSeat(s)}
                 canInviteBot={!table.seats[s] && isHost && (table.status === 'WAITING' || !!replacements[s])}
                 onInviteBot={() => void inviteBot(s)}
