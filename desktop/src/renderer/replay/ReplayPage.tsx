@@ -30,6 +30,7 @@ import { api, ApiError, errorText } from '../lib/api';
 import { modeBadge } from '../lib/types';
 import { LoadingScreen, Logo, useNotify } from '../components/ui';
 import { TrickArea } from '../table/TrickArea';
+import { ScoreBoard } from '../table/ScoreBoard';
 import { SeatBadge } from '../table/Seat';
 import { bidLabel, positionOf, seatColor } from '../table/model';
 import {
@@ -158,6 +159,9 @@ export function ReplayViewer({ timeline: t }: { timeline: ReplayTimeline }) {
           <span className="muted small hide-narrow">{new Date(doc.finishedAt).toLocaleString()}</span>
         </div>
         <div className="table-top-right">
+          <span className="hide-narrow">
+            <ScoreBoard table={frame.table} />
+          </span>
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => void download()}>
             <Download size={16} /> <span className="hide-narrow">JSON</span>
           </button>

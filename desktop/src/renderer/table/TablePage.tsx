@@ -21,6 +21,7 @@ import { replayPath } from '../replay/paths';
 import { InvitePanel } from './InvitePanel';
 import { initialTableState, tableReducer } from './table-state';
 import { TrickArea } from './TrickArea';
+import { ScoreBoard } from './ScoreBoard';
 import './table.css';
 
 export * from './timing';
@@ -546,27 +547,7 @@ export function TablePage() {
     return opp && opp.type === 'human' ? opp.id === user.id : isHost;
   };
 
-  const scores = (
-    <div className="scoreboard" aria-label="Scores">
-      {table.gameMode === 'PARTNERS'
-        ? [0, 1].map((team) => (
-            <div key={team} className={`score team-${team === 0 ? 'red' : 'blue'}`}>
-              <span className="score-label">{team === 0 ? 'Red' : 'Blue'}</span>
-              <strong className="num">{table.scores[team] ?? 0}</strong>
-              <span className="bags num" title="Bags">
-                {((table.bags[team] ?? 0) % 10 + 10) % 10} bags
-              </span>
-            </div>
-          ))
-        : [0, 1, 2, 3].map((s) => (
-            <div key={s} className={`score team-${seatColor('SOLO', s)}`}>
-              <span className="score-label">{table.seats[s]?.username ?? `Seat ${s + 1}`}</span>
-              <strong className="num">{table.scores[s] ?? 0}</strong>
-              <span className="bags num">{((table.bags[s] ?? 0) % 10 + 10) % 10} bags</span>
-            </div>
-          ))}
-    </div>
-  );
+  const scores = <ScoreBoard table={table} />;
 
   const details = (
     <Popover.Root>
