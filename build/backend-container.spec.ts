@@ -26,7 +26,7 @@ describe('build/backend.Dockerfile', () => {
   it('is multi-stage: a full-workspace build stage and a runtime stage', () => {
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
     const build = stages[0].lines.join('\n');
-    expect(build).toMatch(/^RUN npm install /m);
+    expect(build).toMatch(/^RUN npm ci /m); // the committed lockfile, exactly
     expect(build).toMatch(/^COPY \. \.$/m);
     // The projects it builds exist under these names, with these scripts.
     expect(build).toContain(`-p ${pkg('common/package.json').name} ${pkg('backend/package.json').name}`);
@@ -36,7 +36,7 @@ describe('build/backend.Dockerfile', () => {
 
   it('runtime stage: production dependencies only, built artifacts and the web app copied from the build stage', () => {
     const lines = runtime.lines.join('\n');
-    expect(lines).toMatch(/^RUN npm install --omit=dev --workspace backend/m);
+    expect(lines).toMatch(/^RUN npm ci --omit=dev --workspace backend/m);
     expect(lines).not.toMatch(/COPY \. \./);
     for (const dir of ['common/dist', 'backend/dist', 'desktop/dist/web']) {
       expect(lines).toContain(`COPY --from=build /src/${dir} ${dir}`);
@@ -51,9 +51,10 @@ describe('build/backend.Dockerfile', () => {
     expect(['root', '0']).not.toContain(user[user.length - 1]);
   });
 
-  it('has a HEALTHCHECK on /health and the entrypoint script that migrates then starts', () => {
+  it('has a HEALTHCHECK on the readiness route /health/ready and the entrypoint script that migrates then starts', () => {
     const hc = runtime.lines.find((l) => l.startsWith('HEALTHCHECK'));
-    expect(hc).toMatch(/\/health/);
+    expect(hc).toMatch(/\/health\/ready'/);
+    expect(readFileSync(join(root, 'backend/src/health/health.controller.ts'), 'utf8')).toMatch(/@Get\('ready'\)/);
     expect(runtime.lines).toContain('ENTRYPOINT ["/app/build/docker-entrypoint.sh"]');
     expect(runtime.lines.join('\n')).toContain('COPY --chmod=755 build/docker-entrypoint.sh build/docker-entrypoint.sh');
     const script = readFileSync(join(__dirname, 'docker-entrypoint.sh'), 'utf8');
@@ -113,7 +114,9 @@ describe('build/compose.yml', () => {
     expect(compose.services.redis.volumes).toEqual(['redis-data:/data']);
   });
 
-  it('health-checks the database services', () => {
+  it('health-checks the backend (readiness) and the database services', () => {
+    expect(compose.services.backend.healthcheck!.test.join(' ')).toContain("'http://127.0.0.1:3000/health/ready'");
+    expect(compose.services.backend.environment!.PORT).toBe('3000');
     expect(compose.services.postgres.healthcheck!.test.join(' ')).toContain('pg_isready');
     expect(compose.services.redis.healthcheck!.test.join(' ')).toContain('ping');
   });

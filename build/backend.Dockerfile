@@ -15,8 +15,8 @@ COPY package.json package-lock.json ./
 COPY common/package.json common/
 COPY backend/package.json backend/
 COPY desktop/package.json desktop/
-# `npm install` rather than `npm ci` (see README "Install": ci fails on registries without every platform binary).
-RUN npm install --no-audit --no-fund
+# `npm ci`: exactly the committed lockfile (it names every platform's optional packages), fails if it is stale.
+RUN npm ci --no-audit --no-fund
 COPY . .
 # common + backend (tsc), then the web client the backend serves (desktop/dist/web).
 RUN npx nx run-many -t build -p @spades/common @spades/backend --outputStyle=stream \
@@ -34,7 +34,7 @@ COPY --from=build /src/common/package.json common/
 COPY --from=build /src/backend/package.json backend/
 COPY --from=build /src/desktop/package.json desktop/
 # Only the backend workspace's dependencies (and @spades/common, linked), without devDependencies.
-RUN npm install --omit=dev --workspace backend --no-audit --no-fund \
+RUN npm ci --omit=dev --workspace backend --no-audit --no-fund \
  && npm cache clean --force
 COPY --from=build /src/common/dist common/dist
 COPY --from=build /src/backend/dist backend/dist
@@ -45,6 +45,7 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 VOLUME ["/app/data"]
+# Readiness: GET /health/ready answers 200 only while the database and (when REDIS_URL is set) Redis answer.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/app/build/docker-entrypoint.sh"]

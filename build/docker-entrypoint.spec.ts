@@ -158,6 +158,10 @@ describe('build/docker-entrypoint.sh', () => {
         const health = await waitForHealth(`http://127.0.0.1:${port}/health`, run, 120_000);
         expect(health.status).toBe(200);
         expect(health.body).toMatchObject({ status: 'ok' });
+        // readiness (the image's HEALTHCHECK): the database (and Redis, when REDIS_URL is set) answers
+        const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toMatchObject({ status: 'ok', details: { database: { status: 'up' } } });
 
         // Migrations ran (before the server started) into the fresh database.
         const out = run.output();

@@ -10,7 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import { GamesModule } from './games/games.module';
 import { AuthModule } from './auth/auth.module';
 import { CoinsModule } from './coins/coins.module';
-import { HealthController } from './health/health.controller';
+import { HealthModule } from './health/health.module';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { MetricsModule } from './metrics/metrics.module';
 import { LobbyModule } from './realtime/lobby.module';
@@ -54,13 +54,13 @@ export class AppModule {
         DatabaseModule,
         ServeStaticModule.forRoot({
           rootPath: join(__dirname, '..', '..', 'desktop', 'dist', 'web'),
-          exclude: ['/api/{*path}', '/health', '/metrics', '/socket.io/{*path}'],
+          exclude: ['/api/{*path}', '/health', '/health/{*path}', '/metrics', '/socket.io/{*path}'],
           // hashed /assets/* immutable for a year; index.html and the rest revalidated (common/delivery.ts)
           serveStaticOptions: { setHeaders: setStaticCacheHeaders },
         }),
+        HealthModule,
         ...FEATURE_MODULES,
       ],
-      controllers: [HealthController],
     };
   }
 }

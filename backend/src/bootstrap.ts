@@ -91,7 +91,12 @@ class AppIoAdapter extends IoAdapter {
     } as ServerOptions) as { adapter(a: unknown): void };
     if (this.config.redisUrl) {
       const log = new NestLogger('Redis');
-      const pub = new Redis(this.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
+      // disconnectTimeout: closing a client that is between reconnection attempts leaves a timer this long
+      const pub = new Redis(this.config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: null,
+        disconnectTimeout: 200,
+      });
       const sub = pub.duplicate();
       for (const c of [pub, sub]) c.on('error', (e: Error) => log.warn(`Redis: ${e.message}`));
       this.redis.push(pub, sub);
@@ -105,8 +110,25 @@ class AppIoAdapter extends IoAdapter {
     await super.dispose();
     const clients = this.redis;
     this.redis = [];
-    await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+    await Promise.all(clients.map(closeRedis));
   }
+}
+
+/**
+ * QUIT on a live connection; otherwise disconnect at once (while Redis is unreachable QUIT would wait forever
+ * behind the adapter's queued subscriptions). ioredis rejects the commands still queued then, which nobody awaits
+ * (the adapter's psubscribe): they are marked handled, so shutting down never ends in an unhandled rejection.
+ */
+async function closeRedis(c: Redis): Promise<void> {
+  if (c.status === 'ready')
+    return c.quit().then(
+      () => undefined,
+      () => c.disconnect(),
+    );
+  type Queued = { command?: { promise?: Promise<unknown> } };
+  const queue = (c as unknown as { offlineQueue?: { toArray(): Queued[] } }).offlineQueue;
+  for (const item of queue?.toArray() ?? []) item.command?.promise?.catch(() => undefined);
+  c.disconnect();
 }
 
 /** Everything main.ts and the test app share: prefix, validation, errors, CORS, logging, OpenAPI. */
@@ -116,7 +138,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   app.set('trust proxy', config.trustProxy);
   app.use(compressionMiddleware());
   app.use(jsonBody());
-  app.setGlobalPrefix('api', { exclude: ['health', 'metrics'] });
+  app.setGlobalPrefix('api', { exclude: ['health', 'health/ready', 'metrics'] });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableCors({ origin: corsOriginCheck(config), credentials: true });

@@ -229,6 +229,24 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     );
   });
 
+  it('a callback with a valid state but no code is ?error=no_code (not a new login), and uses the state up', async () => {
+    const before = await userCount();
+    const start = await startLogin('desktop');
+    const { location } = await callback(`/api/auth/discord/callback?state=${start.state}`, start.cookie);
+    expectError(location, 'no_code', 'spades://auth/callback');
+    expect(logLines.some((l) => /Discord login rejected \(no_code\)/.test(l))).toBe(true);
+    const back = discord.authorize(start.authorizeUrl, discordUser());
+    expectError((await callback(`${back.pathname}${back.search}`, start.cookie)).location, 'invalid_state');
+    expect(await userCount()).toBe(before);
+  });
+
+  it('starting a login with provider parameters is a 400 { message }, not a callback', async () => {
+    const r = await api(t.url, 'GET', '/api/auth/discord?code=abc&state=def');
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ message: 'A Discord login starts without code or error parameters' });
+    expect(r.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE}=`))).toBe(false);
+  });
+
   it('a denied consent redirects back to the client without a token', async () => {
     const start = await startLogin();
     const { location } = await callback(

@@ -1,15 +1,11 @@
-import { Body, Controller, Get, HttpCode, Ip, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Ip, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthResponse, User } from '@spades/common';
 import { LoginDto, RegisterDto, UpdateProfileDto } from './auth.dto';
 import { AuthService } from './auth.service';
-import {
-  DISCORD_STATE_COOKIE,
-  DISCORD_STATE_COOKIE_MAX_AGE_MS,
-  DISCORD_STATE_COOKIE_PATH,
-  DiscordService,
-  stateCookieValue,
-} from './discord.service';
+import { DiscordCallbackGuard, DiscordLoginGuard } from './discord-auth.guard';
+import { DISCORD_STATE_COOKIE, stateCookieOptions, type CookieRequest } from './discord-state.store';
+import { DiscordOutcome, DiscordService } from './discord.service';
 import { CurrentUserId, JwtAuthGuard } from './jwt-auth.guard';
 
 @ApiTags('auth')
@@ -48,65 +44,30 @@ export class AuthController {
   }
 
   @Get('discord')
+  @UseGuards(DiscordLoginGuard)
   @ApiOperation({
     summary:
       'Redirects to Discord (state + PKCE; the state is bound to this browser by an HttpOnly cookie). ?client=desktop returns to spades://auth/callback',
   })
   @ApiQuery({ name: 'client', required: false, enum: ['web', 'desktop'] })
-  discordStart(@Query('client') client: string | undefined, @Req() req: Request, @Res() res: Response): void {
-    const { url, state } = this.discord.start(client === 'desktop' ? 'desktop' : 'web');
-    res.cookie(DISCORD_STATE_COOKIE, stateCookieValue(state), {
-      ...stateCookieOptions(req),
-      maxAge: DISCORD_STATE_COOKIE_MAX_AGE_MS,
-    });
-    res.redirect(302, url);
+  discordStart(): void {
+    // DiscordLoginGuard (the passport strategy) has set the state cookie and redirected to Discord
   }
 
   @Get('discord/callback')
+  @UseGuards(DiscordCallbackGuard)
   @ApiOperation({
     summary:
       'Discord redirect target: checks state (and its browser cookie), exchanges the code, links or creates the account; redirects to the client with ?token= or ?error=',
   })
-  async discordCallback(
-    @Query() query: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const url = await this.discord.callback(query, readCookie(req, DISCORD_STATE_COOKIE));
+  discordCallback(@Req() req: CookieRequest & { user: DiscordOutcome }, @Res() res: Response): void {
     res.clearCookie(DISCORD_STATE_COOKIE, stateCookieOptions(req));
-    res.redirect(302, url);
+    res.redirect(302, this.discord.redirectFor(req.user));
   }
 }
 
-/** The parts of Express' request/response used here (the backend does not depend on @types/express). */
-interface Request {
-  secure: boolean;
-  headers: Record<string, string | string[] | undefined>;
-}
-interface CookieOptions {
-  httpOnly: boolean;
-  sameSite: 'lax';
-  secure: boolean;
-  path: string;
-  maxAge?: number;
-}
+/** The parts of Express' response used here (the backend does not depend on @types/express). */
 interface Response {
-  cookie(name: string, value: string, options: CookieOptions): void;
-  clearCookie(name: string, options: CookieOptions): void;
+  clearCookie(name: string, options: ReturnType<typeof stateCookieOptions>): void;
   redirect(status: number, url: string): void;
-}
-
-function stateCookieOptions(req: Request): CookieOptions {
-  // req.secure honours TRUST_PROXY (X-Forwarded-Proto behind a reverse proxy)
-  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: DISCORD_STATE_COOKIE_PATH };
-}
-
-function readCookie(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim(); // base64url: no escaping
-  }
-  return undefined;
 }

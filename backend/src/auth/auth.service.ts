@@ -83,9 +83,4 @@ export class AuthService {
     }
     return this.profile(userId);
   }
-
-  /** Session token for a user id (Discord login). */
-  issueToken(userId: string, role: 'user' | 'admin' = 'user'): string {
-    return this.tokens.sign(userId, role);
-  }
 }

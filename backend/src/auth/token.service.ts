@@ -1,32 +1,28 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { APP_PASSPORT, type Authenticator } from './app-passport';
+import { authenticateToken, AuthUser, UserRole } from './jwt.strategy';
 
-export type UserRole = 'user' | 'admin';
+export type { UserRole } from './jwt.strategy';
 
-/** Signs and verifies session tokens (HS256, secret from JWT_SECRET or DATA_DIR/jwt-secret). */
+/**
+ * Issues session tokens (HS256, secret from JWT_SECRET or DATA_DIR/jwt-secret) and checks tokens that do not come
+ * in an Authorization header (sockets) with the same passport `jwt` strategy as JwtAuthGuard.
+ */
 @Injectable()
 export class TokenService {
-  constructor(private readonly jwt: JwtService) {}
+  constructor(
+    private readonly jwt: JwtService,
+    @Inject(APP_PASSPORT) private readonly passport: Authenticator,
+  ) {}
 
   /** `role` (users.role, from ADMIN_USERS) rides in the token as the `role` claim (issue #11: admin report). */
   sign(userId: string, role: UserRole = 'user'): string {
     return this.jwt.sign(role === 'admin' ? { sub: userId, role } : { sub: userId });
   }
 
-  /** The user id of a valid, unexpired token signed by this server; null otherwise. */
-  verify(token: unknown): string | null {
-    return this.claims(token)?.userId ?? null;
-  }
-
-  /** User id and role of a valid, unexpired token; null otherwise. */
-  claims(token: unknown): { userId: string; role: UserRole } | null {
-    if (typeof token !== 'string' || token.length > 4096) return null;
-    try {
-      const payload = this.jwt.verify<{ sub?: unknown; role?: unknown }>(token);
-      if (typeof payload.sub !== 'string') return null;
-      return { userId: payload.sub, role: payload.role === 'admin' ? 'admin' : 'user' };
-    } catch {
-      return null;
-    }
+  /** The account of a valid, unexpired token signed by this server whose user still exists; null otherwise. */
+  authenticate(token: unknown): Promise<AuthUser | null> {
+    return authenticateToken(this.passport, token);
   }
 }

@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { bearerToken } from '../auth/jwt.strategy';
 import { TokenService } from '../auth/token.service';
 import { RatingsService } from './ratings.service';
 
@@ -16,14 +17,14 @@ export class AdminGuard implements CanActivate {
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined>; userId?: string }>();
-    const header = req.headers.authorization;
-    const m = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    const claims = m ? this.tokens.claims(m[1]) : null;
-    if (!claims) throw new UnauthorizedException('Authentication required');
-    if (claims.role !== 'admin' || (await this.ratings.roleOf(claims.userId)) !== 'admin') {
+    // the same passport `jwt` strategy as every other route (HS256, not expired, the account exists)
+    const token = bearerToken(req);
+    const user = token ? await this.tokens.authenticate(token) : null;
+    if (!user) throw new UnauthorizedException('Authentication required');
+    if (user.tokenRole !== 'admin' || (await this.ratings.roleOf(user.id)) !== 'admin') {
       throw new ForbiddenException('Admins only');
     }
-    req.userId = claims.userId;
+    req.userId = user.id;
     return true;
   }
 }

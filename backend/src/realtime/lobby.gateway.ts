@@ -13,7 +13,6 @@ import type { ChatMessage } from '@spades/common';
 import type { Socket } from 'socket.io';
 import { TokenService } from '../auth/token.service';
 import { SocialService } from '../social/social.service';
-import { UsersService } from '../users/users.service';
 import { ChatRejected, LobbyChatService } from './lobby-chat.service';
 import { AppServer, LOBBY_ROOM, RealtimeService, SocketData, userRoom } from './realtime.service';
 import { socketUserId, WsAuthGuard } from './ws-auth';
@@ -45,7 +44,6 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   constructor(
     private readonly realtime: RealtimeService,
     private readonly tokens: TokenService,
-    private readonly users: UsersService,
     private readonly social: SocialService,
     private readonly chat: LobbyChatService,
     @Optional() private readonly metrics?: MetricsService,
@@ -134,8 +132,7 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   }
 
   private async login(socket: Socket, token: unknown): Promise<void> {
-    const userId = this.tokens.verify(token);
-    const user = userId ? await this.users.findById(userId) : null;
+    const user = await this.tokens.authenticate(token);
     if (!socket.connected) return;
     if (!user) {
       socket.emit('authenticated', { success: false, message: 'Invalid or expired session' });

@@ -72,6 +72,16 @@ export class UsersService {
     return u;
   }
 
+  /** Id and username of an existing account (the session check: one small query, no avatar). */
+  async findIdentity(id: string): Promise<{ id: string; username: string } | null> {
+    if (!UUID_RE.test(id)) return null;
+    const rows: { id: string; username: string }[] = await this.dataSource.query(
+      `SELECT id, username FROM users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
   async exists(id: string): Promise<boolean> {
     if (!UUID_RE.test(id)) return false;
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE id = $1`, [id]);

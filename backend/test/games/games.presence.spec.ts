@@ -93,12 +93,13 @@ describe('games presence: blocks in game chat, spectators, leaves, abandoned tab
 
   it('a WAITING table whose host went offline closes after WAITING_HOST_TIMEOUT_MS; an online host keeps it', async () => {
     const [gone, stays, lobby] = [await client(), await client(), await client()];
+    expect((await lobby.emit('watch_lobby', {})).ok).toBe(true);
     const abandoned = await tableWithBots(gone, [1]);
     const kept = await tableWithBots(stays, [1]);
     const listed = async () => ((await lobby.http(t.url, 'GET', '/api/games')).body as any[]).map((g) => g.id);
     expect(await listed()).toEqual(expect.arrayContaining([abandoned, kept]));
     gone.close();
-    await lobby.waitFor(() => lobby.events('games_updated').some((l) => !l.some((g: any) => g.id === abandoned)), 5000, 'abandoned table gone');
+    await lobby.waitFor(() => lobby.events('game_removed').some((g) => g.id === abandoned), 5000, 'abandoned table gone');
     const ids = await listed();
     expect(ids).not.toContain(abandoned);
     expect(ids).toContain(kept);

@@ -1,0 +1,123 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DiscordClient, DiscordLoginFailed } from './discord.service';
+
+const STATE_TTL_MS = 10 * 60 * 1000;
+const MAX_PENDING = 10_000;
+/**
+ * Binds a login's `state` to the browser that started it (login CSRF): set at GET /api/auth/discord, HttpOnly,
+ * SameSite=Lax, path /api/auth/discord, holding a hash of the state; the callback requires it and clears it.
+ */
+export const DISCORD_STATE_COOKIE = 'spades_discord_state';
+export const DISCORD_STATE_COOKIE_PATH = '/api/auth/discord';
+export const DISCORD_STATE_COOKIE_MAX_AGE_MS = STATE_TTL_MS;
+
+/** What the state cookie holds for a state (a hash: the raw state travels only through the provider). */
+export const stateCookieValue = (state: string) => createHash('sha256').update(state).digest('base64url');
+
+/** The parts of Express' request/response used here (the backend does not depend on @types/express). */
+export interface CookieRequest {
+  secure: boolean;
+  headers: Record<string, string | string[] | undefined>;
+  query?: Record<string, unknown>;
+  res?: { cookie(name: string, value: string, options: CookieOptions): void };
+}
+export interface CookieOptions {
+  httpOnly: boolean;
+  sameSite: 'lax';
+  secure: boolean;
+  path: string;
+  maxAge?: number;
+}
+
+export function stateCookieOptions(req: CookieRequest): CookieOptions {
+  // req.secure honours TRUST_PROXY (X-Forwarded-Proto behind a reverse proxy)
+  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: DISCORD_STATE_COOKIE_PATH };
+}
+
+export function readCookie(req: CookieRequest, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim(); // base64url: no escaping
+  }
+  return undefined;
+}
+
+interface PendingLogin {
+  verifier: string;
+  client: DiscordClient;
+  expiresAt: number;
+}
+
+type StoreDone = (err: Error | null, state?: string) => void;
+type VerifyDone = (
+  err: Error | null,
+  verifier: string | false,
+  info: DiscordLoginFailed | { client: DiscordClient },
+) => void;
+
+/**
+ * passport-oauth2's state store with PKCE, without sessions: `state` is random (32 bytes), single use, valid for
+ * 10 minutes and kept in memory with its PKCE verifier and the client that started the login; the browser that
+ * started it gets the state cookie. `verify` uses the state up whatever happens next, and accepts it only with
+ * the matching cookie. (passport-oauth2 picks the PKCE calling convention from the arity of `store`: keep 5.)
+ */
+export class DiscordStateStore {
+  private readonly pending = new Map<string, PendingLogin>();
+  /** Which client (web or desktop) the login of a callback request was started by, once its state is known. */
+  private readonly clients = new WeakMap<object, DiscordClient>();
+
+  store(req: CookieRequest, verifier: string, _state: unknown, _meta: unknown, done: StoreDone): void {
+    const now = Date.now();
+    for (const [k, v] of this.pending) if (v.expiresAt < now) this.pending.delete(k);
+    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+    const state = randomBytes(32).toString('base64url');
+    const client: DiscordClient = req.query?.client === 'desktop' ? 'desktop' : 'web';
+    this.pending.set(state, { verifier, client, expiresAt: now + STATE_TTL_MS });
+    if (!req.res) return done(new Error('no response to set the state cookie on'));
+    req.res.cookie(DISCORD_STATE_COOKIE, stateCookieValue(state), {
+      ...stateCookieOptions(req),
+      maxAge: DISCORD_STATE_COOKIE_MAX_AGE_MS,
+    });
+    done(null, state);
+  }
+
+  verify(req: CookieRequest, providedState: unknown, _meta: unknown, done: VerifyDone): void {
+    const state = typeof providedState === 'string' ? providedState : '';
+    const pending = state ? this.pending.get(state) : undefined;
+    if (state) this.pending.delete(state); // single use, whatever happens next
+    const client = pending?.client ?? 'web';
+    this.clients.set(req, client);
+    if (!pending || pending.expiresAt < Date.now()) {
+      return done(
+        null,
+        false,
+        new DiscordLoginFailed('invalid_state', state ? 'unknown or expired state' : 'no state'),
+      );
+    }
+    const cookie = readCookie(req, DISCORD_STATE_COOKIE);
+    if (!cookie || !sameText(cookie, stateCookieValue(state))) {
+      return done(
+        null,
+        false,
+        new DiscordLoginFailed(
+          'state_mismatch',
+          cookie ? 'state cookie belongs to another login' : 'no state cookie (login not started in this browser)',
+        ),
+      );
+    }
+    done(null, pending.verifier, { client });
+  }
+
+  /** The client of the login a callback request belongs to (web when its state was unknown). */
+  clientOf(req: object): DiscordClient {
+    return this.clients.get(req) ?? 'web';
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

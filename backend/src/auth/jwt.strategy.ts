@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-jwt';
+import { AppConfig } from '../config/config.schema';
+import { UsersService } from '../users/users.service';
+import { APP_PASSPORT, type Authenticator, withPassportOption, runStrategy, withAppPassport } from './app-passport';
+
+/** The passport strategy name of session tokens (HTTP guard and socket handshake alike). */
+export const JWT_STRATEGY = 'jwt';
+/** Longer bearer credentials are not even parsed. */
+const MAX_TOKEN_LENGTH = 4096;
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+export type UserRole = 'user' | 'admin';
+
+/** Who a verified session token belongs to (an account that still exists). */
+export interface AuthUser {
+  id: string;
+  username: string;
+  /** The token's `role` claim (issue #11; an admin route also checks the account's current role). */
+  tokenRole: UserRole;
+}
+
+/** A request as far as the JWT strategy reads it: only the Authorization header. */
+export interface BearerRequest {
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const bearerMatch = (req: BearerRequest) => {
+  const header = req.headers.authorization;
+  return typeof header === 'string' ? BEARER.exec(header) : null;
+};
+
+/** The credentials of `Authorization: Bearer <token>` (exactly one token, at most 4096 characters), or null. */
+export function bearerToken(req: BearerRequest): string | null {
+  const m = bearerMatch(req);
+  return m && m[1].length <= MAX_TOKEN_LENGTH ? m[1] : null;
+}
+
+/** Whether the request presents a bearer credential at all (valid or not). */
+export const presentsBearer = (req: BearerRequest): boolean => bearerMatch(req) !== null;
+
+/**
+ * The ONE verification of a session token: HS256 only (`alg: none` and other algorithms are refused), signed with
+ * the server's secret (JWT_SECRET or DATA_DIR/jwt-secret), not expired, and its `sub` an account that still exists.
+ * HTTP routes run it through `JwtAuthGuard` (= `AuthGuard('jwt')`); sockets through `authenticateToken` below,
+ * which runs this same passport strategy on the token of the handshake or of the `authenticate` event.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(withAppPassport(Strategy), JWT_STRATEGY) {
+  constructor(
+    config: AppConfig,
+    private readonly users: UsersService,
+    @Inject(APP_PASSPORT) passport: Authenticator,
+  ) {
+    super(
+      withPassportOption(passport, {
+        jwtFromRequest: bearerToken,
+        secretOrKey: config.jwtSecret,
+        algorithms: ['HS256'],
+        ignoreExpiration: false,
+      }),
+    );
+  }
+
+  /** Registers this strategy in the app's passport instance (see withAppPassport). */
+  getPassportInstance(): Authenticator {
+    return this.appPassport;
+  }
+
+  /** passport-jwt calls this with the verified payload; false (no user) makes the strategy fail. */
+  async validate(payload: { sub?: unknown; role?: unknown }): Promise<AuthUser | false> {
+    if (typeof payload.sub !== 'string') return false;
+    const user = await this.users.findIdentity(payload.sub);
+    return user ? { ...user, tokenRole: payload.role === 'admin' ? 'admin' : 'user' } : false;
+  }
+}
+
+/**
+ * Runs the app's `jwt` strategy (the same one JwtAuthGuard runs for HTTP) on a token that arrived another way
+ * (socket handshake `auth.token`, `authenticate` event): the user, or null when the token is refused. Rejects only
+ * when the verification itself failed (database down).
+ */
+export async function authenticateToken(authenticator: Authenticator, token: unknown): Promise<AuthUser | null> {
+  if (typeof token !== 'string' || token.length === 0) return null;
+  const req: BearerRequest = { headers: { authorization: `Bearer ${token}` } };
+  const user = await runStrategy(authenticator, JWT_STRATEGY, { session: false }, req, {}, (err, u) => {
+    if (err) throw err;
+    return (u as AuthUser | false) || null;
+  });
+  return user ?? null;
+}

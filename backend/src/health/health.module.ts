@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { HealthController } from './health.controller';
+import { RedisHealthIndicator } from './redis.health';
+
+/** GET /health (liveness) and GET /health/ready (readiness, @nestjs/terminus), outside the /api prefix. */
+@Module({
+  imports: [TerminusModule.forRoot({ errorLogStyle: 'json' })],
+  controllers: [HealthController],
+  providers: [RedisHealthIndicator],
+})
+export class HealthModule {}
