@@ -33,7 +33,13 @@ export function InvitationsHost() {
   useEffect(() => {
     if (!sock.ready || !user) return;
     api.get<GameInvitation[]>('/api/invitations').then(
-      (all) => setList(Array.isArray(all) ? all : []),
+      // the server's pending ones, plus any that arrived live while asking
+      (all) =>
+        setList((live) => {
+          const byGame = new Map((Array.isArray(all) ? all : []).map((i) => [i.gameId, i]));
+          for (const i of live) if (!byGame.has(i.gameId)) byGame.set(i.gameId, i);
+          return [...byGame.values()].sort((x, y) => y.createdAt - x.createdAt);
+        }),
       () => undefined,
     );
   }, [sock.ready, user]);
