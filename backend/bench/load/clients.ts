@@ -41,6 +41,8 @@ export interface Collected {
   errors: number;
   errorSamples: string[];
   tablesPlaying: number;
+  /** CPU of this client process since `mark` (100 = one core): a saturated client would distort the figures. */
+  cpuPct: number;
 }
 
 export const BENCH_SETTINGS: GameSettings = {
@@ -66,6 +68,8 @@ let updateMs: number[] = [];
 let errors = 0;
 const errorSamples: string[] = [];
 let paused = false;
+let markCpu = process.cpuUsage();
+let markAt = performance.now();
 
 function error(what: string): void {
   errors++;
@@ -235,13 +239,14 @@ class Member {
   settings: GameSettings = BENCH_SETTINGS;
   lastKey = '';
   timer: NodeJS.Timeout | null = null;
+  /** The scheduled time of the next action, once a turn reserved it. */
+  slot: number | null = null;
   pending: Pending | null = null;
   seq = 0;
   lastEventAt = 0;
   /** Storm: the view before the drop and the moment the same view came back. */
   before: ViewKey | null = null;
   recoveredAt: number | null = null;
-  stormStart = 0;
   mismatch: string | null = null;
 
   constructor(
@@ -396,7 +401,8 @@ class Member {
 
   private turnKey(): string {
     const bidsMade = this.bids.filter((b) => b !== null).length;
-    return `${this.handNumber}:${this.status}:${bidsMade}:${this.hand.length}:${this.trick.length}`;
+    // a full trick (4 cards) on display is the same turn as the empty next trick once trick_complete arrives
+    return `${this.handNumber}:${this.status}:${bidsMade}:${this.hand.length}:${this.trick.length % 4}`;
   }
 
   private myTurn(): boolean {
@@ -404,7 +410,7 @@ class Member {
       this.isPlayer &&
       this.mySeat !== null &&
       this.turn === this.mySeat &&
-      (this.status === 'BIDDING' || this.status === 'PLAYING')
+      (this.status === 'BIDDING' || (this.status === 'PLAYING' && this.hand.length > 0))
     );
   }
 
@@ -413,14 +419,18 @@ class Member {
     const key = this.turnKey();
     if (key === this.lastKey) return;
     const now = performance.now();
-    const at = this.scheduler!.next(now);
+    // the slot stays reserved until an action uses it (a turn seen twice must not take two slots)
+    this.slot ??= this.scheduler!.next(now);
     this.timer = setTimeout(
       () => {
         this.timer = null;
-        if (paused || !this.myTurn() || this.turnKey() !== key) return this.maybeAct();
-        this.act(key);
+        if (paused || !this.myTurn() || (this.pending && !this.pending.acked)) return this.maybeAct();
+        const current = this.turnKey();
+        if (current === this.lastKey) return;
+        this.slot = null;
+        this.act(current);
       },
-      Math.max(0, at - now),
+      Math.max(0, this.slot - now),
     );
   }
 
@@ -577,6 +587,11 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   });
 }
 
+function cpuSinceMark(): number {
+  const u = process.cpuUsage(markCpu);
+  return Math.round(((u.user + u.system) / 1000 / Math.max(1, performance.now() - markAt)) * 100);
+}
+
 function collect(): Collected {
   return {
     actions,
@@ -586,6 +601,7 @@ function collect(): Collected {
     errors,
     errorSamples,
     tablesPlaying: tables.filter((t) => !t.closed).length,
+    cpuPct: cpuSinceMark(),
   };
 }
 
@@ -695,6 +711,8 @@ process.on('message', (c: Command) => {
         botActions = 0;
         ackMs = [];
         updateMs = [];
+        markCpu = process.cpuUsage();
+        markAt = performance.now();
         return send({ cmd: 'marked' });
       case 'collect':
         measuring = false;

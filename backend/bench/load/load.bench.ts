@@ -190,12 +190,16 @@ async function main(): Promise<void> {
     const collected = await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected')));
     const windowSeconds = (Date.now() - t0) / 1000;
     const serverFigures = await sampler.stop();
+    log(
+      `server RSS: peak ${serverFigures.serverRssMB?.toFixed(0)} MB in the window, ${sampler.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${serverFigures.serverCpuPct?.toFixed(0)}%`,
+      opts,
+    );
     const actions = collected.reduce((a, c) => a + c.actions, 0);
     const botActions = collected.reduce((a, c) => a + c.botActions, 0);
     const ackMs = collected.flatMap((c) => c.ackMs);
     const updateMs = collected.flatMap((c) => c.updateMs);
     log(
-      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; client processes CPU ${collected.map((c) => `${c.cpuPct}%`).join(' ')}; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
       opts,
     );
 
@@ -246,6 +250,7 @@ async function main(): Promise<void> {
     for (const s of samples.slice(0, 10)) log(`error: ${s}`, opts);
 
     await Promise.all(procs.map((p) => p.request({ cmd: 'close-game' }, 'closed')));
+    sampler.close();
     await server.stop();
     server = null;
 

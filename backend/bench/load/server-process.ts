@@ -148,12 +148,25 @@ export class ServerSampler {
   private cpuEnd: { ticks: number; at: number } | null = null;
   metrics: MetricsSnapshot[] = [];
   private windowStart: MetricsSnapshot | null = null;
-  bootRssMB: number | null = null;
+  /** Peak RSS since the sampler was made (boot and setup included), sampled once a second until `close()`. */
+  lifetimePeakMB = 0;
+  private lifetime: NodeJS.Timeout;
 
   constructor(
     readonly pid: number,
     readonly url: string,
-  ) {}
+  ) {
+    const sample = () => {
+      const mb = this.currentRssMB();
+      if (mb !== null && mb > this.lifetimePeakMB) this.lifetimePeakMB = mb;
+    };
+    sample();
+    this.lifetime = setInterval(sample, 1000).unref();
+  }
+
+  close(): void {
+    clearInterval(this.lifetime);
+  }
 
   private proc(): { cpuTicks: number; rssPages: number } | null {
     try {
