@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '../..');
-export const STATE_FILE = join(tmpdir(), 'spades-desktop-e2e.json');
+// one file per runner process: e2e runs of other checkouts on the same machine must not stop this run's server
+export const STATE_FILE = join(tmpdir(), `spades-desktop-e2e-${process.pid}.json`);
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {

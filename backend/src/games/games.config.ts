@@ -22,6 +22,8 @@ export interface GamesConfig {
   botLevel: string;
   /** Messages kept per table for game chat history. */
   chatHistory: number;
+  /** How long a seat is held for an invited player (issue #12). */
+  inviteReservationMs: number;
   /** A WAITING table whose host has been offline this long loses its host (closes when nobody is left): 60 s. */
   waitingHostTimeoutMs: number;
 }
@@ -49,6 +51,7 @@ export function loadGamesConfig(env: NodeJS.ProcessEnv = process.env): GamesConf
     maxConsecutiveTimeouts: int(env, 'MAX_CONSECUTIVE_TIMEOUTS', 3, 1),
     botLevel: env.BOT_LEVEL && env.BOT_LEVEL !== '' ? env.BOT_LEVEL : 'strong',
     chatHistory: int(env, 'GAME_CHAT_HISTORY', 100, 0),
+    inviteReservationMs: int(env, 'INVITE_RESERVATION_MS', 60_000, 0),
     waitingHostTimeoutMs: int(env, 'WAITING_HOST_TIMEOUT_MS', 60_000, 1),
   };
 }

@@ -1,6 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { inviteUrls, InviteLink } from '@spades/common';
 import { CurrentUserId, JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { AppConfig } from '../config/config.schema';
 import { GamesService } from './games.service';
+import { HistoryService } from './history';
 import { ParticipantsService } from './participants.service';
 import { TableError } from './table';
 
@@ -20,6 +23,14 @@ function checkRequester(body: unknown, userId: string): void {
   }
 }
 
+/** The invite token offered in a body (`invite`), if any. */
+function inviteOf(body: unknown): string | undefined {
+  const v = ((body ?? {}) as { invite?: unknown }).invite;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > 200) throw new TableError('invite must be a string');
+  return v;
+}
+
 function optionalSeat(body: unknown): number | undefined {
   const b = (body ?? {}) as { seat?: unknown; seatIndex?: unknown };
   const v = b.seat ?? b.seatIndex;
@@ -36,35 +47,102 @@ export class GamesController {
   constructor(
     private readonly games: GamesService,
     private readonly people: ParticipantsService,
+    private readonly history: HistoryService,
+    private readonly config: AppConfig,
   ) {}
 
+  /** The lobby list as the caller may see it (private tables only for their members and invitees). */
   @Get()
-  list() {
-    return this.games.list();
+  list(@CurrentUserId() userId: string) {
+    return this.games.list(userId);
   }
 
-  /** Body: settings (spec §3 creation request); creatorId/Name/Image are ignored (the creator is the token's user). */
+  /**
+   * Body: settings (spec §3 creation request) + optional `private: true`; creatorId/Name/Image are ignored
+   * (the creator is the token's user).
+   */
   @Post()
   async create(@CurrentUserId() userId: string, @Body() body: unknown) {
     const me = await this.people.get(userId);
-    return this.games.create(body, me);
+    const priv = (body ?? {}) as { private?: unknown };
+    if (priv.private !== undefined && typeof priv.private !== 'boolean') throw new TableError('private must be true or false');
+    return this.games.create(body, me, { private: priv.private === true });
   }
 
+  /** The caller's view; a private table needs membership or `?invite=<token>`. */
   @Get(':id')
-  view(@CurrentUserId() userId: string, @Param('id') id: string) {
-    return this.games.view(id, userId);
+  view(@CurrentUserId() userId: string, @Param('id') id: string, @Query('invite') invite?: string) {
+    return this.games.view(id, userId, invite);
+  }
+
+  /**
+   * The replay document of a finished game (`?game=N`: the N-th game at the table, default the latest);
+   * `?download=1` serves it as an attachment. 403 while the game is in progress, 404 when unknown.
+   */
+  @Get(':id/replay')
+  async replay(
+    @Param('id') id: string,
+    @Query('game') game: string | undefined,
+    @Query('download') download: string | undefined,
+    @Res({ passthrough: true }) res: { setHeader(name: string, value: string): void },
+  ) {
+    const doc = await this.history.replay(id, game);
+    if (download === '1' || download === 'true') {
+      res.setHeader('Content-Disposition', `attachment; filename="spades-replay-${doc.gameId}-${doc.gameNumber}.json"`);
+    }
+    return doc;
   }
 
   @Post(':id/join')
   @HttpCode(200)
   async join(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
-    return this.games.join(id, await this.people.get(userId), optionalSeat(body));
+    return this.games.join(id, await this.people.get(userId), optionalSeat(body), inviteOf(body));
   }
 
   @Post(':id/spectate')
   @HttpCode(200)
-  async spectate(@CurrentUserId() userId: string, @Param('id') id: string) {
-    return this.games.spectate(id, await this.people.get(userId));
+  async spectate(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+    return this.games.spectate(id, await this.people.get(userId), inviteOf(body));
+  }
+
+  /** Host only: the table's invite link (created on first use). */
+  @Get(':id/invite-link')
+  async inviteLink(@CurrentUserId() userId: string, @Param('id') id: string): Promise<InviteLink> {
+    return this.link(id, await this.games.inviteToken(id, userId));
+  }
+
+  /** Host only: a new link; the previous one stops working. */
+  @Post(':id/invite-link')
+  @HttpCode(200)
+  async renewInviteLink(@CurrentUserId() userId: string, @Param('id') id: string): Promise<InviteLink> {
+    return this.link(id, await this.games.inviteToken(id, userId, true));
+  }
+
+  /** Host only: revoke the link (nobody can enter with it any more). */
+  @Delete(':id/invite-link')
+  revokeInviteLink(@CurrentUserId() userId: string, @Param('id') id: string) {
+    return this.games.revokeInviteToken(id, userId);
+  }
+
+  /** Body `{ userId, reserveSeat? }`: in-app invitation of a friend (socket `game_invitation` to them). */
+  @Post(':id/invite')
+  @HttpCode(200)
+  async invite(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+    const b = (body ?? {}) as { userId?: unknown; reserveSeat?: unknown };
+    if (typeof b.userId !== 'string' || !b.userId) throw new TableError('userId is required');
+    const to = await this.people.find(b.userId);
+    await this.people.assertCanInvite(userId, to.userId);
+    return this.games.invitePlayer(id, await this.people.get(userId), to, b.reserveSeat === true);
+  }
+
+  @Post(':id/decline')
+  @HttpCode(200)
+  decline(@CurrentUserId() userId: string, @Param('id') id: string) {
+    return this.games.declineInvitation(id, userId);
+  }
+
+  private link(gameId: string, token: string): InviteLink {
+    return { gameId, token, ...inviteUrls(this.config.clientUrl, gameId, token) };
   }
 
   @Post(':id/leave')
@@ -105,5 +183,29 @@ export class GamesController {
   removeBotMidgame(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
     checkRequester(body, userId);
     return this.games.removeBot(id, userId, seatIndexOf(body), true);
+  }
+}
+
+/** `GET /api/users/:id/games?page=&pageSize=`: a player's finished games, newest first (public, like stats). */
+@Controller('users')
+@UseGuards(JwtAuthGuard)
+export class HistoryController {
+  constructor(private readonly history: HistoryService) {}
+
+  @Get(':id/games')
+  games(@Param('id') id: string, @Query('page') page?: string, @Query('pageSize') pageSize?: string) {
+    return this.history.userGames(id, page, pageSize);
+  }
+}
+
+/** `GET /api/invitations`: the caller's pending in-app invitations at open tables. */
+@Controller('invitations')
+@UseGuards(JwtAuthGuard)
+export class InvitationsController {
+  constructor(private readonly games: GamesService) {}
+
+  @Get()
+  mine(@CurrentUserId() userId: string) {
+    return this.games.invitationsFor(userId);
   }
 }

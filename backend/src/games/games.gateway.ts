@@ -37,6 +37,13 @@ function seatOf(p: Payload, required: boolean): number | undefined {
   return n;
 }
 
+function inviteOf(p: Payload): string | undefined {
+  const v = p.invite;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > 200) throw new TableError('invite must be a string');
+  return v;
+}
+
 function actionIdOf(p: Payload): string | undefined {
   const a = p.actionId ?? p.clientActionId;
   if (a === undefined || a === null) return undefined;
@@ -80,7 +87,7 @@ export class GamesGateway {
     return this.run(c, 'create_game', async (userId) => {
       const p = obj(data);
       const settings = p.settings ?? p.rules ?? p;
-      const view = await this.games.create(settings, await this.people.get(userId));
+      const view = await this.games.create(settings, await this.people.get(userId), { private: p.private === true });
       c.emit('game_update', view);
       return { gameId: view.id };
     });
@@ -97,11 +104,11 @@ export class GamesGateway {
    */
   @SubscribeMessage('watch_lobby')
   watchLobby(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'watch_lobby', async () => {
+    return this.run(c, 'watch_lobby', async (userId) => {
       const full = obj(data).full === true;
       await c.join(full ? [LOBBY_VIEW_ROOM, LOBBY_LIST_FULL_ROOM] : LOBBY_VIEW_ROOM);
       if (!full) await c.leave(LOBBY_LIST_FULL_ROOM);
-      c.emit('games_updated', this.games.list());
+      c.emit('games_updated', this.games.list(userId));
       c.emit('online_users', this.realtime.onlineUserIds());
       return {};
     });
@@ -120,7 +127,7 @@ export class GamesGateway {
   joinGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
     return this.run(c, 'join_game', async (userId) => {
       const p = obj(data);
-      const view = await this.games.joinOrWatch(gameIdOf(p), await this.people.get(userId), seatOf(p, false));
+      const view = await this.games.joinOrWatch(gameIdOf(p), await this.people.get(userId), seatOf(p, false), inviteOf(p));
       c.emit('game_update', view);
       return { gameId: view.id, seat: view.mySeat };
     });
@@ -129,8 +136,9 @@ export class GamesGateway {
   @SubscribeMessage('join_game_as_spectator')
   spectate(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
     return this.run(c, 'join_game_as_spectator', async (userId) => {
-      const gameId = gameIdOf(obj(data));
-      const view = await this.games.spectate(gameId, await this.people.get(userId));
+      const p = obj(data);
+      const gameId = gameIdOf(p);
+      const view = await this.games.spectate(gameId, await this.people.get(userId), inviteOf(p));
       c.emit('game_update', view);
       return { gameId };
     });
@@ -212,6 +220,23 @@ export class GamesGateway {
       else await this.games.removeBot(gameId, userId, seat, midGame);
       return {};
     });
+  }
+
+  /** Issue #12: invite a friend to the table (`game_invitation` to them), optionally holding a seat. */
+  @SubscribeMessage('invite_player')
+  invitePlayer(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'invite_player', async (userId) => {
+      const p = obj(data);
+      if (typeof p.userId !== 'string' || !p.userId) throw new TableError('userId is required');
+      const to = await this.people.find(p.userId);
+      await this.people.assertCanInvite(userId, to.userId);
+      return this.games.invitePlayer(gameIdOf(p), await this.people.get(userId), to, p.reserveSeat === true);
+    });
+  }
+
+  @SubscribeMessage('decline_invitation')
+  declineInvitation(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'decline_invitation', (userId) => this.games.declineInvitation(gameIdOf(obj(data)), userId));
   }
 
   @SubscribeMessage('chat_message')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BotsModule } from '../bots/bots.module';
-import { GamesController } from './games.controller';
+import { GamesController, HistoryController, InvitationsController } from './games.controller';
+import { HistoryService } from './history';
 import { GAMES_CONFIG, loadGamesConfig } from './games.config';
 import { GamesGateway } from './games.gateway';
 import { GamesService } from './games.service';
@@ -19,7 +20,7 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
  */
 @Module({
   imports: [BotsModule],
-  controllers: [GamesController],
+  controllers: [GamesController, HistoryController, InvitationsController],
   providers: [
     { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
@@ -30,6 +31,7 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     ParticipantsService,
     ChatBlocks,
     GamesService,
+    HistoryService,
     GamesGateway,
     AbandonedTables,
   ],

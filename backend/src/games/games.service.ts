@@ -7,7 +7,7 @@
  * rated game runs right after, exactly once (games.settlement.ts).
  */
 import { Inject, Injectable, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
-import { validateSettings } from '@spades/common';
+import { GameInvitation, validateSettings } from '@spades/common';
 import { randomUUID } from 'node:crypto';
 import { BotPool } from '../bots/bot-pool';
 import { MetricsService } from '../metrics/metrics.service';
@@ -17,13 +17,31 @@ import type { GamesConfig } from './games.config';
 import { GamesSettlement } from './games.settlement';
 import { GamesLedger } from './ports';
 import type { GameListItem, TableView } from './protocol';
-import { ActorKind, draftOf, Effects, hostId, isHuman, newEffects, newTable, Participant, seatOf, TableError, TableMachine, TableRecord } from './table';
+import {
+  ActorKind,
+  draftOf,
+  Effects,
+  hostId,
+  invitationPayload,
+  isHuman,
+  newEffects,
+  newInviteToken,
+  newTable,
+  Participant,
+  seatOf,
+  TableError,
+  TableMachine,
+  TableRecord,
+} from './table';
 import { canonicalJson, TableActor, TableRegistry } from './table.actor';
 import { needsSnapshot, tableDelta } from './table.delta';
 import { TableFanout } from './table.fanout';
 import { TableStore, TableWrite } from './table.store';
 import { TableTimers } from './table.timers';
 import { listItem, tableView } from './wire';
+import { canSeeInLobby, isMember, mayEnter } from './visibility';
+
+export const PRIVATE_TABLE = 'This table is private: you need an invitation';
 
 export { canonicalJson } from './table.actor';
 
@@ -133,17 +151,19 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     return out;
   }
 
-  list(): GameListItem[] {
+  /** The lobby list as `userId` may see it (private tables only for their members and invitees; null: public only). */
+  list(userId: string | null = null): GameListItem[] {
     return [...this.tables.all()]
       .map((a) => a.rec)
-      .filter((r) => r.status !== 'CLOSED')
+      .filter((r) => r.status !== 'CLOSED' && canSeeInLobby(r, userId))
       .sort((a, b) => b.createdAt - a.createdAt)
       .map(listItem);
   }
 
   /** The caller's own view: their seat's view when seated, else the spectator view. 404 when unknown. */
-  async view(gameId: string, userId: string): Promise<TableView> {
+  async view(gameId: string, userId: string, invite?: unknown): Promise<TableView> {
     const rec = await this.record(gameId);
+    if (rec.status !== 'CLOSED' && !mayEnter(rec, userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
     const seat = seatOf(rec, userId);
     const view = tableView(rec, seat ?? 'spectator', Date.now());
     // blocks (issue 15): the caller never sees the chat of players they block
@@ -162,13 +182,13 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   // ------------------------------------------------------------------ commands
 
-  async create(settingsInput: unknown, creator: Participant): Promise<TableView> {
+  async create(settingsInput: unknown, creator: Participant, opts: { private?: boolean } = {}): Promise<TableView> {
     const v = validateSettings(settingsInput);
     if (!v.ok) throw new TableError(v.message);
     await this.ledger.assertCanAfford(creator.userId, v.settings.buyIn);
     if (this.tables.tableOfSeatedUser(creator.userId)) throw new TableError('You are already seated at another table');
     const id = randomUUID();
-    const rec = newTable(id, v.settings, creator, Date.now());
+    const rec = newTable(id, v.settings, creator, Date.now(), opts);
     const fx = newEffects('create');
     this.machine.announce(rec, fx, creator);
     fx.lobby = true;
@@ -180,10 +200,22 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     return tableView(rec, 0, Date.now());
   }
 
-  join(gameId: string, user: Participant, seat?: number): Promise<TableView> {
-    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, (rec, fx) => this.sit(rec, fx, user, seat)).then(() =>
-      this.view(gameId, user.userId),
-    );
+  /**
+   * Explicit join. A private table needs an invitation (pending in-app invitation, earlier admission or the
+   * current invite token). Coming with an invitation and no seat asked: watch when no seat is free.
+   */
+  join(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
+    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
+      if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+      const invited = invite !== undefined || (rec.invitations ?? []).some((i) => i.userId === user.userId);
+      try {
+        await this.sit(rec, fx, user, seat);
+      } catch (e) {
+        if (!invited || seat !== undefined || !(e instanceof TableError) || isMember(rec, user.userId) || rec.status === 'CLOSED') throw e;
+        fx.logType = 'spectate';
+        this.machine.spectate(rec, fx, user);
+      }
+    }).then(() => this.view(gameId, user.userId));
   }
 
   /**
@@ -205,12 +237,13 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
    * changes (a reconnecting client re-sends join_game). Left this table (or lost the seat): watch. Anybody
    * else: sit like an explicit join (the given seat, or a free/open seat), or watch when no seat is free.
    */
-  async joinOrWatch(gameId: string, user: Participant, seat?: number): Promise<TableView> {
+  async joinOrWatch(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
     const rec = await this.record(gameId);
     if (this.machine.socketJoinMode(rec, user.userId) === 'member') return this.view(gameId, user.userId);
     await this.command(gameId, { type: 'join_game', actor: user.userId, payload: { seat } }, async (draft, fx) => {
       const mode = this.machine.socketJoinMode(draft, user.userId);
       if (mode === 'member') throw new Unchanged();
+      if (!mayEnter(draft, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
       if (mode === 'sit') {
         try {
           fx.logType = 'join';
@@ -226,10 +259,59 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     return this.view(gameId, user.userId);
   }
 
-  spectate(gameId: string, user: Participant): Promise<TableView> {
-    return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => this.machine.spectate(rec, fx, user)).then(() =>
-      this.view(gameId, user.userId),
-    );
+  spectate(gameId: string, user: Participant, invite?: unknown): Promise<TableView> {
+    return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
+      if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+      this.machine.spectate(rec, fx, user);
+    }).then(() => this.view(gameId, user.userId));
+  }
+
+  // ------------------------------------------------------------------ invitations (issue #12)
+
+  /** The invite token (host only), created on first use; `renew`: a new one (the old link stops working). */
+  async inviteToken(gameId: string, userId: string, renew = false): Promise<string> {
+    const rec = await this.record(gameId);
+    if (!renew && rec.inviteToken && hostId(rec) === userId) return rec.inviteToken;
+    const token = newInviteToken();
+    await this.command(gameId, { type: renew ? 'renew_invite_link' : 'create_invite_link', actor: userId }, (draft) => {
+      this.machine.setInviteToken(draft, userId, token);
+    });
+    return token;
+  }
+
+  /** Host only: the invite link stops working (a new one can be made later). */
+  revokeInviteToken(gameId: string, userId: string): Promise<{ success: true }> {
+    return this.command(gameId, { type: 'revoke_invite_link', actor: userId }, (draft) => {
+      this.machine.setInviteToken(draft, userId, null);
+      return { success: true as const };
+    });
+  }
+
+  /** In-app invitation of another user (the caller checked the friendship: ParticipantsService.assertCanInvite). */
+  invitePlayer(gameId: string, from: Participant, to: Participant, reserveSeat: boolean): Promise<{ ok: true; reservedSeat: number | null }> {
+    return this.command(gameId, { type: 'invite_player', actor: from.userId, payload: { userId: to.userId, reserveSeat } }, (draft, fx) => {
+      const inv = this.machine.invite(draft, fx, from, to, reserveSeat);
+      return { ok: true as const, reservedSeat: inv.seat };
+    });
+  }
+
+  declineInvitation(gameId: string, userId: string): Promise<{ ok: true }> {
+    return this.command(gameId, { type: 'decline_invitation', actor: userId }, (draft, fx) => {
+      this.machine.decline(draft, fx, userId);
+      return { ok: true as const };
+    });
+  }
+
+  /** Pending invitations of a user at open tables. */
+  invitationsFor(userId: string): GameInvitation[] {
+    const out: GameInvitation[] = [];
+    for (const a of this.tables.all()) {
+      const r = a.rec;
+      if (r.status === 'CLOSED') continue;
+      const inv = (r.invitations ?? []).find((i) => i.userId === userId);
+      if (inv) out.push(invitationPayload(r, inv));
+    }
+    return out.sort((x, y) => y.createdAt - x.createdAt);
   }
 
   leave(gameId: string, userId: string): Promise<{ success: true }> {

@@ -151,8 +151,8 @@ export class RealtimeGamesEmitter extends GamesRealtime {
     (this.rt.emitToUser as (u: string, e: string, p: unknown) => void).call(this.rt, userId, event, payload);
   }
 
-  emitToAll(event: string, payload: unknown): void {
-    (this.rt.emitToLobby as (e: string, a: unknown[]) => void).call(this.rt, event, [payload]);
+  emitToAll(event: string, payload: unknown, exceptUserIds: string[] = []): void {
+    (this.rt.emitToLobby as (e: string, a: unknown[], x: string[]) => void).call(this.rt, event, [payload], exceptUserIds);
   }
 
   emitToRoom(room: string, event: string, payload: unknown): void {

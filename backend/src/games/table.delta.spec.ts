@@ -21,6 +21,7 @@ const cfg: GamesConfig = {
   maxConsecutiveTimeouts: 2,
   botLevel: 'basic',
   chatHistory: 5,
+  inviteReservationMs: 300,
   waitingHostTimeoutMs: 60_000,
 };
 
@@ -36,7 +37,10 @@ type Step =
   | { kind: 'tick'; timeout: number }
   | { kind: 'chat'; user: number }
   | { kind: 'nextHand'; user: number }
-  | { kind: 'playAgain'; user: number };
+  | { kind: 'playAgain'; user: number }
+  | { kind: 'invite'; from: number; to: number; reserve: boolean }
+  | { kind: 'decline'; user: number }
+  | { kind: 'token'; renew: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('join' as const), user: fc.integer({ min: 0, max: 4 }), seat: fc.option(fc.integer({ min: 0, max: 3 })) }) },
@@ -52,6 +56,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('chat' as const), user: fc.integer({ min: 0, max: 4 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('nextHand' as const), user: fc.integer({ min: 0, max: 4 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('playAgain' as const), user: fc.integer({ min: 0, max: 4 }) }) },
+  // issue #12: invitations (with held seats) and the invite token are table fields like any other
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('invite' as const), from: fc.integer({ min: 0, max: 4 }), to: fc.integer({ min: 0, max: 4 }), reserve: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('decline' as const), user: fc.integer({ min: 0, max: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('token' as const), renew: fc.boolean() }) },
 );
 
 /** A seated human's legal move chosen by `pick` (bid, card or reveal), or null when it is nobody's human turn. */
@@ -73,7 +84,7 @@ function humanMove(rec: TableRecord, pick: number): { userId: string; kind: 'bid
 
 describe('lean persistence: snapshot + events restore the live table', () => {
   it('a restore at every point equals the live record (random histories)', () => {
-    const seen = { cardsPlayed: 0, handsEnded: 0, games: 0, snapshots: 0, replayed: 0 };
+    const seen = { cardsPlayed: 0, handsEnded: 0, games: 0, snapshots: 0, replayed: 0, invitations: 0 };
     fc.assert(
       fc.property(fc.array(step, { minLength: 400, maxLength: 700 }), fc.integer({ min: 0, max: 2 }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), (tail, mode, humansAt) => {
         // every history starts by filling the table (humans or bots per seat) and starting it, then goes random
@@ -114,6 +125,7 @@ describe('lean persistence: snapshot + events restore the live table', () => {
           seen.cardsPlayed += fx.actions.filter((a) => a.action.type === 'play').length;
           if (draft.engine.history.length > prev.engine.history.length) seen.handsEnded++;
           if (draft.gameNumber > prev.gameNumber) seen.games++;
+          if ((draft.invitations ?? []).length > (prev.invitations ?? []).length) seen.invitations++;
           seen.replayed += since.length;
           live = draft;
           // a restart here: snapshot + the rows after it
@@ -127,6 +139,7 @@ describe('lean persistence: snapshot + events restore the live table', () => {
     // the histories really exercised play, hand ends, Play Again and restores from a tail of events
     expect(seen.cardsPlayed).toBeGreaterThan(500);
     expect(seen.handsEnded).toBeGreaterThan(3);
+    expect(seen.invitations).toBeGreaterThan(3);
     expect(seen.replayed).toBeGreaterThan(1000);
   });
 });
@@ -172,6 +185,18 @@ function run(machine: TableMachine, rec: TableRecord, fx: Effects, s: Step, adva
       if (rec.flow?.kind === 'turn' && s.timeout !== 0 && rec.replacements.every((r) => r === null || r > rec.flow!.at)) return false;
       advanceClock();
       return machine.tick(rec, fx);
+    case 'invite':
+      machine.invite(rec, fx, users[s.from], users[s.to], s.reserve);
+      return true;
+    case 'decline':
+      machine.decline(rec, fx, users[s.user].userId);
+      return true;
+    case 'token': {
+      const host = rec.seats.find((o) => o?.kind === 'human');
+      if (!host) return false;
+      machine.setInviteToken(rec, host.userId, s.renew ? `token-${rec.chat.length}-${fx.notes.length}` : null);
+      return true;
+    }
     case 'chat':
       machine.postChat(rec, fx, { userId: users[s.user].userId, userName: users[s.user].username }, `hello ${fx.notes.length}`);
       return true;

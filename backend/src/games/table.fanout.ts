@@ -16,6 +16,7 @@ import { GamesRealtime } from './ports';
 import type { GameListItem } from './protocol';
 import { Effects, isHuman, TableRecord } from './table';
 import { listItem, notePayload, Recipient, tableView } from './wire';
+import { isPrivate, lobbyAudience } from './visibility';
 
 
 /** One recipient's payload size is measured for one command in this many. */
@@ -30,6 +31,8 @@ export class TableFanout implements OnModuleDestroy {
   private fullTimer: NodeJS.Timeout | null = null;
   private listProvider: () => GameListItem[] = () => [];
   private sample = 0;
+  /** Private tables (issue #12): the users their list item was last sent to (members and invitees only). */
+  private readonly privateAudience = new Map<string, Set<string>>();
 
   private stopping = false;
 
@@ -92,11 +95,14 @@ export class TableFanout implements OnModuleDestroy {
         measured = true;
       }
     }
+    // invitations and their cancellation (issue #12): to single users outside the table's members
+    for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
     this.lobby(rec);
   }
 
   /** Lobby delta for one table (nothing when its list item did not change). */
   lobby(rec: TableRecord): void {
+    if (isPrivate(rec)) return this.privateLobby(rec);
     const listed = this.listed.get(rec.id);
     if (rec.status === 'CLOSED') {
       if (listed === undefined) return;
@@ -119,6 +125,34 @@ export class TableFanout implements OnModuleDestroy {
   /** Forgets a table without telling anybody (it was never listed, or the server stops driving it). */
   forget(id: string): void {
     this.listed.delete(id);
+    this.privateAudience.delete(id);
+  }
+
+  /**
+   * A private table's list deltas go only to the users who may see it (`canSeeInLobby`: members and invitees),
+   * on their own sockets; whoever stops being one gets `game_removed`. Never in the public lobby room or the full
+   * list.
+   */
+  private privateLobby(rec: TableRecord): void {
+    const before = this.privateAudience.get(rec.id) ?? new Set<string>();
+    const removed = { id: rec.id, gameId: rec.id };
+    if (rec.status === 'CLOSED') {
+      for (const u of before) this.realtime.emitToUser(u, 'game_removed', removed);
+      this.privateAudience.delete(rec.id);
+      this.listed.delete(rec.id);
+      return;
+    }
+    const item = listItem(rec);
+    const json = JSON.stringify(item);
+    const changed = this.listed.get(rec.id) !== json;
+    const now = new Set(lobbyAudience(rec));
+    for (const u of before) if (!now.has(u)) this.realtime.emitToUser(u, 'game_removed', removed);
+    for (const u of now) {
+      if (!before.has(u)) this.realtime.emitToUser(u, 'game_added', item);
+      else if (changed) this.realtime.emitToUser(u, 'game_changed', item);
+    }
+    this.listed.set(rec.id, json);
+    this.privateAudience.set(rec.id, now);
   }
 
   private flushFull(): void {

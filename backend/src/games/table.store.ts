@@ -14,6 +14,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { MetricsService } from '../metrics/metrics.service';
 import { ActorKind, AppliedAction, TableRecord } from './table';
 import { restoreRecord, TableDelta } from './table.delta';
+import { recordFinishedGame } from './history';
 
 /** One event row (and, at boundaries, the snapshot that includes it). */
 export interface TableWrite {
@@ -162,6 +163,8 @@ export class TableStore {
           [rec.id, rec.status, JSON.stringify(rec), w.seq, rec.finishedAt],
         );
         this.metrics?.dbSnapshots.inc();
+        // a game that just ended (its status changed: always a snapshot) goes to the history (issue #12)
+        await recordFinishedGame(m, rec);
       }
       if (w.hand) {
         const h = w.hand.record;

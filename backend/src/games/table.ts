@@ -19,9 +19,11 @@ import {
   Seat,
   viewFor,
 } from '@spades/common';
+import type { GameInvitation } from '@spades/common';
 import { randomBytes, randomInt } from 'node:crypto';
 import { GamesConfig } from './games.config';
 import { pickBot } from './bots';
+import { invitationFor, isPrivate, reservedSeats } from './visibility';
 
 export type TableStatus = 'WAITING' | 'BIDDING' | 'PLAYING' | 'HAND_COMPLETED' | 'COMPLETED' | 'CLOSED';
 
@@ -53,6 +55,18 @@ export interface ChatMessage {
   message: string;
   timestamp: number;
   isGameMessage: true;
+}
+
+/** An in-app invitation to the table (issue #12); `seat` is held for the invitee until `reservedUntil`. */
+export interface PendingInvitation {
+  userId: string;
+  username: string;
+  fromId: string;
+  fromName: string;
+  fromAvatar: string | null;
+  createdAt: number;
+  seat: Seat | null;
+  reservedUntil: number | null;
 }
 
 export interface TableRecord {
@@ -96,6 +110,30 @@ export interface TableRecord {
   payouts: number[] | null;
   closedReason: string | null;
   finishedAt: number | null;
+  /** Private table (issue #12): listed for members and invitees only, entered only with an invitation. Optional: older snapshots lack it. */
+  private?: boolean;
+  /** The invite link's secret (null/absent: no link, or revoked). */
+  inviteToken?: string | null;
+  /** Pending in-app invitations (cleared when the table closes). */
+  invitations?: PendingInvitation[];
+  /** Users admitted to a private table by an invitation (they may come back without it). */
+  admitted?: string[];
+}
+
+export const SEAT_RESERVED = 'That seat is reserved for an invited player';
+
+/** The `game_invitation` payload of a pending invitation. */
+export function invitationPayload(rec: TableRecord, i: PendingInvitation): GameInvitation {
+  return {
+    gameId: rec.id,
+    from: { id: i.fromId, username: i.fromName, avatar: i.fromAvatar },
+    to: i.userId,
+    createdAt: i.createdAt,
+    reservedSeat: i.seat,
+    reservedUntil: i.reservedUntil,
+    private: rec.private === true,
+    settings: rec.settings,
+  };
 }
 
 /** A user-facing refusal: nothing changed. */
@@ -134,6 +172,8 @@ export interface AppliedAction {
 
 export interface Effects {
   notes: Note[];
+  /** Events for single users outside the table's recipients (invitations). */
+  direct: { userId: string; event: string; payload: unknown }[];
   /** Engine actions applied by this command, in order (the event log's `actions`). */
   actions: AppliedAction[];
   /** Rated game started: move the buy-ins to escrow in the same transaction. */
@@ -147,7 +187,7 @@ export interface Effects {
 }
 
 export function newEffects(logType: string): Effects {
-  return { notes: [], actions: [], escrow: false, lobby: false, logType, removedUsers: [] };
+  return { notes: [], direct: [], actions: [], escrow: false, lobby: false, logType, removedUsers: [] };
 }
 
 export const SEATS: readonly Seat[] = [0, 1, 2, 3];
@@ -180,7 +220,12 @@ export function inGame(rec: TableRecord): boolean {
   return rec.status === 'BIDDING' || rec.status === 'PLAYING' || rec.status === 'HAND_COMPLETED';
 }
 
-export function newTable(id: string, settings: GameSettings, creator: Participant, now: number): TableRecord {
+/** An unguessable invite token (144 random bits, URL-safe). */
+export function newInviteToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export function newTable(id: string, settings: GameSettings, creator: Participant, now: number, opts: { private?: boolean } = {}): TableRecord {
   return {
     id,
     createdAt: now,
@@ -205,6 +250,10 @@ export function newTable(id: string, settings: GameSettings, creator: Participan
     payouts: null,
     closedReason: null,
     finishedAt: null,
+    private: opts.private === true,
+    inviteToken: opts.private === true ? newInviteToken() : null,
+    invitations: [],
+    admitted: opts.private === true ? [creator.userId] : [],
   };
 }
 
@@ -277,18 +326,28 @@ export class TableMachine {
     if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
     if (rec.status === 'COMPLETED') throw new TableError('This game is over');
     let target: number;
+    const reserved = reservedSeats(rec, this.now());
+    const heldForOther = (i: number) => reserved.has(i) && reserved.get(i) !== user.userId;
     if (seat === undefined || seat === null) {
-      target = rec.status === 'WAITING' ? rec.seats.findIndex((s) => s === null) : rec.replacements.findIndex((r, i) => r !== null && rec.seats[i] === null);
+      const mine = [...reserved].find(([, u]) => u === user.userId)?.[0];
+      target =
+        mine !== undefined
+          ? mine
+          : rec.status === 'WAITING'
+            ? rec.seats.findIndex((s, i) => s === null && !heldForOther(i))
+            : rec.replacements.findIndex((r, i) => r !== null && rec.seats[i] === null);
       if (target < 0) throw new TableError('No free seat at this table');
     } else {
       if (!Number.isInteger(seat) || seat < 0 || seat > 3) throw new TableError('Invalid seat');
       target = seat;
       if (rec.seats[target] !== null) throw new TableError('That seat is taken');
+      if (heldForOther(target)) throw new TableError(SEAT_RESERVED);
       if (rec.status !== 'WAITING' && rec.replacements[target] === null) throw new TableError('That seat is not open');
     }
     rec.seats[target] = { ...user, kind: 'human' };
     rec.spectators = rec.spectators.filter((s) => s.userId !== user.userId);
     rec.departed = (rec.departed ?? []).filter((u) => u !== user.userId);
+    this.admit(rec, user.userId);
     rec.replacements[target] = null;
     rec.timeouts[target] = 0;
     fx.lobby = true;
@@ -315,6 +374,7 @@ export class TableMachine {
     if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
     if (seatOf(rec, user.userId) !== null) throw new TableError('You are seated at this table');
     if (!rec.spectators.some((s) => s.userId === user.userId)) rec.spectators.push(user);
+    if (isPrivate(rec) && !(rec.admitted ?? []).includes(user.userId)) rec.admitted = [...(rec.admitted ?? []), user.userId];
     this.announceWatching(rec, fx, user);
   }
 
@@ -381,10 +441,77 @@ export class TableMachine {
     rec.flow = null;
     rec.replacements = [null, null, null, null];
     rec.finishedAt = rec.finishedAt ?? this.now();
+    // invitations expire with the table
+    for (const i of rec.invitations ?? []) {
+      fx.direct.push({ userId: i.userId, event: 'game_invitation_cancelled', payload: { gameId: rec.id, reason } });
+    }
+    rec.invitations = [];
     // A rated game abandoned by every human: the escrow goes to the house (leavers forfeit).
     if (rec.rated && rec.settlement === 'none') rec.settlement = 'pending';
     fx.lobby = true;
     fx.notes.push({ type: 'game_closed', reason });
+  }
+
+  // ------------------------------------------------------------------ invitations (issue #12)
+
+  /** Joined with an invitation: the invitation is used up; a private table lets the user come back. */
+  private admit(rec: TableRecord, userId: string): void {
+    rec.invitations = (rec.invitations ?? []).filter((i) => i.userId !== userId);
+    if (isPrivate(rec) && !(rec.admitted ?? []).includes(userId)) rec.admitted = [...(rec.admitted ?? []), userId];
+  }
+
+  /**
+   * A seated human invites another user (in-app invitation, `game_invitation` to the invitee). With `reserve`
+   * at a WAITING table, a free seat is held for the invitee for INVITE_RESERVATION_MS. A new invitation of the
+   * same user replaces the old one.
+   */
+  invite(rec: TableRecord, fx: Effects, from: Participant, to: Participant, reserve: boolean): PendingInvitation {
+    if (seatOf(rec, from.userId) === null) throw new TableError('Only seated players can invite', 403);
+    if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
+    if (rec.status === 'COMPLETED') throw new TableError('This game is over');
+    if (to.userId === from.userId) throw new TableError('You cannot invite yourself');
+    if (seatOf(rec, to.userId) !== null) throw new TableError(`${to.username} is already seated at this table`);
+    const now = this.now();
+    let seat: Seat | null = null;
+    if (reserve && rec.status === 'WAITING') {
+      const held = reservedSeats(rec, now);
+      const mine = invitationFor(rec, to.userId);
+      const free = SEATS.filter((i) => rec.seats[i] === null && (!held.has(i) || held.get(i) === to.userId));
+      seat = mine?.seat !== null && mine?.seat !== undefined && free.includes(mine.seat) ? mine.seat : (free[0] ?? null);
+      if (seat === null) throw new TableError('No free seat to reserve');
+    }
+    const inv: PendingInvitation = {
+      userId: to.userId,
+      username: to.username,
+      fromId: from.userId,
+      fromName: from.username,
+      fromAvatar: from.avatar,
+      createdAt: now,
+      seat,
+      reservedUntil: seat === null ? null : now + this.cfg.inviteReservationMs,
+    };
+    rec.invitations = [...(rec.invitations ?? []).filter((i) => i.userId !== to.userId), inv];
+    fx.direct.push({ userId: to.userId, event: 'game_invitation', payload: invitationPayload(rec, inv) });
+    fx.lobby = true;
+    this.postSystem(rec, fx, seat === null ? `${from.username} invited ${to.username}.` : `${from.username} invited ${to.username} and holds seat ${seat + 1}.`);
+    return inv;
+  }
+
+  /** The invitee declines: the invitation (and a held seat) is dropped; the inviter is told. */
+  decline(rec: TableRecord, fx: Effects, userId: string): void {
+    const inv = invitationFor(rec, userId);
+    if (!inv) throw new TableError('No invitation to this table', 404);
+    rec.invitations = (rec.invitations ?? []).filter((i) => i.userId !== userId);
+    fx.direct.push({ userId: inv.fromId, event: 'invitation_declined', payload: { gameId: rec.id, userId, username: inv.username } });
+    fx.lobby = true;
+    this.postSystem(rec, fx, `${inv.username} declined the invitation.`);
+  }
+
+  /** Host only: a new invite token (the previous link stops working) or none (revoke). */
+  setInviteToken(rec: TableRecord, requesterId: string, token: string | null): void {
+    if (hostId(rec) !== requesterId) throw new TableError('Only the host can manage the invite link', 403);
+    if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
+    rec.inviteToken = token;
   }
 
   // ------------------------------------------------------------------ bots
@@ -415,6 +542,7 @@ export class TableMachine {
   inviteBot(rec: TableRecord, fx: Effects, requesterId: string, seat: number, midgame: boolean): void {
     this.checkBotAuthority(rec, requesterId, seat, midgame);
     if (rec.seats[seat] !== null) throw new TableError('That seat is taken');
+    if (reservedSeats(rec, this.now()).has(seat)) throw new TableError(SEAT_RESERVED);
     rec.seats[seat] = newBot(seat);
     rec.replacements[seat] = null;
     rec.timeouts[seat] = 0;

@@ -41,6 +41,7 @@ export function listItem(rec: TableRecord): GameListItem {
     spectatorCount: rec.spectators.length,
     createdAt: new Date(rec.createdAt).toISOString(),
     settings: rec.settings,
+    private: rec.private === true,
   };
 }
 
@@ -184,6 +185,14 @@ export function tableView(rec: TableRecord, viewer: Recipient, now: number, part
     lastHandSummary: lastHand ? handSummary(rec, lastHand) : null,
     ...(parts.history ? { history: v.history.map((h) => handSummary(rec, h)) } : {}),
     ...(parts.chat ? { chat: rec.chat.slice() } : {}),
+    private: rec.private === true,
+    invitations: (rec.invitations ?? []).map((i) => ({
+      userId: i.userId,
+      username: i.username,
+      fromId: i.fromId,
+      seatIndex: i.seat,
+      reservedUntil: i.reservedUntil !== null && i.reservedUntil > now && rec.status === 'WAITING' ? i.reservedUntil : null,
+    })),
     serverTime: now,
   };
 }

@@ -78,6 +78,12 @@ describe('games (integration)', () => {
       expect(stats.body.regPlayed).toBe(1);
     }
     expect(a.view.payouts).toEqual(players.map((_, s) => (s % 2 === winnerTeam ? pot / 2 : 0)));
+    // issue #12: every player's history has the game with its net coins and (issue #11) rating change
+    for (const [seat, p] of players.entries()) {
+      const hist = await spec.http(t.url, 'GET', `/api/users/${p.id}/games`);
+      expect(hist.body.items[0]).toMatchObject({ gameId, rated: true, seat, result: seat % 2 === winnerTeam ? 'won' : 'lost', coins: (seat % 2 === winnerTeam ? pot / 2 : 0) - BUY_IN });
+      expect(typeof hist.body.items[0].ratingChange).toBe('number');
+    }
     const [house] = await t.dataSource.query(`SELECT balance FROM coin_accounts WHERE key = 'house'`);
     expect(await escrowTotal(t)).toBe(0);
     expect(await ledgerSum(t)).toBe(sumBefore);

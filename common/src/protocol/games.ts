@@ -50,6 +50,8 @@ export interface GameListItem {
   createdAt: string;
   /** The table's full validated settings (public): lets the lobby show e.g. a SOLO table's WHIZ or MIRROR. */
   settings: GameSettings;
+  /** Private table (issue #12): only listed for its members and invitees. */
+  private?: boolean;
 }
 
 /** A card in a trick: the card plus who played it (spec: "cards with playerIndex"). */
@@ -166,6 +168,10 @@ export interface TableView {
   history?: HandScoreSummary[];
   /** The table chat (capped). Absent in an incremental `game_update`: new messages arrive as `chat_message`. */
   chat?: GameChatMessage[];
+  /** Private table (issue #12). */
+  private?: boolean;
+  /** Pending in-app invitations; `reservedUntil` (epoch ms) while a seat is held for the invitee. */
+  invitations?: { userId: string; username: string; fromId: string; seatIndex: number | null; reservedUntil: number | null }[];
   serverTime: number;
 }
 
@@ -219,6 +225,8 @@ export interface GameIdPayload {
 }
 export interface JoinGamePayload extends GameIdPayload {
   seat?: Seat;
+  /** Invite token of a private table (from the invite link). */
+  invite?: string;
 }
 export interface MakeBidPayload extends GameIdPayload {
   bid: number;
@@ -238,6 +246,8 @@ export interface BotSeatPayload extends GameIdPayload {
 }
 export interface CreateGamePayload {
   settings: GameSettings;
+  /** Issue #12: a private table (invitation only). */
+  private?: boolean;
 }
 export interface GameChatInput extends GameIdPayload {
   message: string;

@@ -2,4 +2,5 @@ export * from './http';
 export * from './chat';
 export * from './games';
 export * from './socket';
+export * from './replay';
 export * from './ratings';

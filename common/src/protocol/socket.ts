@@ -30,6 +30,7 @@ import type {
   SeatReplacementStarted,
   TrickComplete,
 } from './games';
+import type { GameInvitation, InvitationCancelled, InvitationDeclined, InvitePlayerPayload } from './replay';
 
 /** Handshake `auth` object. Only `token` is used; the server never trusts a client-sent userId. */
 export interface SocketAuth {
@@ -85,6 +86,9 @@ export interface ClientToServerEvents {
   /** Games: socket versions of POST /api/games/:id/invite-bot(-midgame) and remove-bot(-midgame). */
   invite_bot: (payload: BotSeatPayload, ack?: Ack) => void;
   remove_bot: (payload: BotSeatPayload, ack?: Ack) => void;
+  /** Issue #12: invite a friend to the table (seated players). */
+  invite_player: (payload: InvitePlayerPayload, ack?: Ack) => void;
+  decline_invitation: (payload: GameIdPayload, ack?: Ack) => void;
   /**
    * The client shows the lobby's table list: the server answers `games_updated` (the full list) once, then
    * sends `game_added` / `game_changed` / `game_removed` as tables change, and presence changes
@@ -132,6 +136,12 @@ export interface ServerToClientEvents {
   game_over: (payload: GameOver) => void;
   game_closed: (payload: GameClosed) => void;
   error: (payload: SocketErrorPayload) => void;
+  /** Issue #12: an in-app invitation to a table (Join / Decline). */
+  game_invitation: (payload: GameInvitation) => void;
+  /** The table of a pending invitation closed. */
+  game_invitation_cancelled: (payload: InvitationCancelled) => void;
+  /** To the inviter: the invitee declined. */
+  invitation_declined: (payload: InvitationDeclined) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

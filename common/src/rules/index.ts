@@ -9,3 +9,4 @@ export * from './scoring';
 export * from './prizes';
 export * from './engine';
 export * from './view';
+export * from './replay';

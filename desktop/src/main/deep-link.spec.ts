@@ -34,6 +34,18 @@ describe('parseDeepLink', () => {
     });
   });
 
+  it('accepts an invite link (issue #12) and refuses a malformed or combined one', () => {
+    const id = '3f2b9c1e-8d7a-4b6c-9e0f-1a2b3c4d5e6f';
+    const token = 'KCmBYG2SwRkOoXy1LR-eUfIk';
+    expect(parseDeepLink(`spades://table/${id}?invite=${token}`)).toEqual({
+      ok: true,
+      link: { kind: 'table', gameId: id, spectate: false, invite: token, path: `/table/${id}?invite=${token}` },
+    });
+    for (const bad of ['short', 'a'.repeat(65), 'bad%20token%20with%20spaces', `${token}&invite=${token}`, `${token}&spectate=1`, `${token}&x=1`]) {
+      expect(parseDeepLink(`spades://table/${id}?invite=${bad}`).ok).toBe(false);
+    }
+  });
+
   it('accepts a failed login (the backend redirects with ?error=) and maps it to the web route', () => {
     expect(parseDeepLink('spades://auth/callback?error=discord_denied')).toEqual({
       ok: true,

@@ -9,6 +9,8 @@ const PREFIX = `${DEEP_LINK_SCHEME}://`;
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 // JWTs, opaque codes: base64url alphabet plus '.', '~'.
 const TOKEN = /^[A-Za-z0-9._~-]{8,2048}$/;
+/** An invite link token (issue #12): URL-safe base64, 16–64 characters. */
+const INVITE_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export type DeepLinkParse = { ok: true; link: DeepLink } | { ok: false; reason: string };
 
@@ -53,11 +55,18 @@ export function parseDeepLink(raw: unknown): DeepLinkParse {
     const gameId = segments[0];
     if (!GAME_ID.test(gameId)) return { ok: false, reason: 'malformed game id' };
     const spectateValues = url.searchParams.getAll('spectate');
-    if (params.some((p) => p !== 'spectate') || spectateValues.length > 1) {
+    const inviteValues = url.searchParams.getAll('invite');
+    if (params.some((p) => p !== 'spectate' && p !== 'invite') || spectateValues.length > 1 || inviteValues.length > 1) {
       return { ok: false, reason: 'unexpected query parameters' };
     }
     if (spectateValues.length === 1 && spectateValues[0] !== '1') return { ok: false, reason: 'bad spectate value' };
     const spectate = spectateValues.length === 1;
+    if (inviteValues.length === 1) {
+      // issue #12 invite link: spades://table/ID?invite=TOKEN (URL-safe base64, never combined with spectate)
+      const invite = inviteValues[0];
+      if (spectate || !INVITE_TOKEN.test(invite)) return { ok: false, reason: 'malformed invite token' };
+      return { ok: true, link: { kind: 'table', gameId, spectate: false, invite, path: `/table/${gameId}?invite=${invite}` } };
+    }
     return { ok: true, link: { kind: 'table', gameId, spectate, path: `/table/${gameId}${spectate ? '?spectate=1' : ''}` } };
   }
   if (host === 'rules' && segments.length === 0 && params.length === 0) return { ok: true, link: { kind: 'rules' } };

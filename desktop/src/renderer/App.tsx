@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { useSession } from './session/session';
 import { LoadingScreen } from './components/ui';
@@ -8,14 +8,24 @@ import { AuthCallbackPage } from './pages/AuthCallbackPage';
 import { LobbyPage } from './pages/LobbyPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { LeaderboardPage } from './pages/LeaderboardPage';
+import { InviteGate } from './table/InviteGate';
+import { clearReturnTo, rememberReturnTo } from './lib/return-to';
 
 const TablePage = lazy(() => import('./table/TablePage').then((m) => ({ default: m.TablePage })));
+const ReplayPage = lazy(() => import('./replay/ReplayPage').then((m) => ({ default: m.ReplayPage })));
 
 function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useSession();
   const location = useLocation();
+  useEffect(() => {
+    if (status === 'authenticated') clearReturnTo();
+  }, [status]);
   if (status === 'loading') return <LoadingScreen />;
-  if (status !== 'authenticated') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (status !== 'authenticated') {
+    // an invite link (or any deep page) opened while signed out: sign in first, then come back here
+    rememberReturnTo(location.pathname + location.search);
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
   return <>{children}</>;
 }
 
@@ -39,8 +49,20 @@ export function AppRoutes() {
         path="/table/:gameId"
         element={
           <RequireAuth>
-            <Suspense fallback={<LoadingScreen text="Opening the table…" />}>
-              <TablePage />
+            <InviteGate>
+              <Suspense fallback={<LoadingScreen text="Opening the table…" />}>
+                <TablePage />
+              </Suspense>
+            </InviteGate>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/replay/:id"
+        element={
+          <RequireAuth>
+            <Suspense fallback={<LoadingScreen text="Loading the replay…" />}>
+              <ReplayPage />
             </Suspense>
           </RequireAuth>
         }

@@ -5,6 +5,7 @@ import { SessionProvider, useSession } from './session/session';
 import { SocketProvider, useSocketEvent } from './socket/socket';
 import { ToastProvider } from './components/ui';
 import { GameRulesDialog } from './components/GameRulesDialog';
+import { InvitationsHost } from './components/Invitations';
 import { AppRoutes } from './App';
 import { bridge, useHashRouting, type DeepLink } from './lib/platform';
 import { mentionNotification, mentions, notifyDesktop } from './lib/notifications';
@@ -95,6 +96,7 @@ export function Root() {
                 <DeepLinks />
                 <DesktopNotifications />
                 <RulesDialogHost />
+                <InvitationsHost />
                 <AppRoutes />
               </SocketProvider>
             </SessionProvider>

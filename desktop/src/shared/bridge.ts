@@ -49,14 +49,15 @@ export type DeepLink =
   /** The Discord login failed or was cancelled (`spades://auth/callback?error=discord_denied`): path is
    *  `/auth/callback?error=…`, which the web route treats as "no token" (back to /login). */
   | { kind: 'auth-error'; error: string; path: string }
-  | { kind: 'table'; gameId: string; spectate: boolean; path: string }
+  /** `spades://table/ID[?spectate=1|?invite=TOKEN]`: path `/table/ID[?…]` (an invite link seats the player, issue #12). */
+  | { kind: 'table'; gameId: string; spectate: boolean; invite?: string; path: string }
   /** From the application menu (Help › Game Rules) or `spades://rules`: open the Game Rules dialog where you are (no navigation). */
   | { kind: 'rules' };
 
 /** Why a notification is raised. The main process shows it only while the app window is not focused. */
-export type NotificationKind = 'your-turn' | 'game-starting' | 'friend-request' | 'mention';
+export type NotificationKind = 'your-turn' | 'game-starting' | 'friend-request' | 'mention' | 'invitation';
 
-export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['your-turn', 'game-starting', 'friend-request', 'mention'];
+export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['your-turn', 'game-starting', 'friend-request', 'mention', 'invitation'];
 
 export interface DesktopNotification {
   kind: NotificationKind;

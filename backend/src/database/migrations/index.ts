@@ -2,6 +2,7 @@ import { InitPlatform1763800000000 } from './1763800000000-init-platform';
 import { Games1763900000000 } from './1763900000000-games';
 import { GameEventActions1764000000000 } from './1764000000000-game-event-actions';
 import { Ratings1764100000000 } from './1764100000000-ratings';
+import { GameHistory1764200000000 } from './1764200000000-game-history';
 import { LeanTableEvents1764400000000 } from './1764400000000-lean-table-events';
 
 /**
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   Games1763900000000,
   GameEventActions1764000000000,
   Ratings1764100000000,
+  GameHistory1764200000000,
   LeanTableEvents1764400000000,
 ];

@@ -149,7 +149,8 @@ export function CreateGameForm({
   coins,
   initial = DEFAULT_SETTINGS,
 }: {
-  onSubmit: (settings: GameSettings) => void;
+  /** `opts.private`: a private table (issue #12), invitation only. */
+  onSubmit: (settings: GameSettings, opts: { private: boolean }) => void;
   onCancel: () => void;
   busy?: boolean;
   coins?: number;
@@ -161,13 +162,14 @@ export function CreateGameForm({
   const ctl = settingsControlState(s);
   const valid = validateSettings(s);
   const tooPoor = coins !== undefined && coins < s.buyIn;
+  const [priv, setPriv] = useState(false);
 
   return (
     <form
       className="create-form"
       onSubmit={(e) => {
         e.preventDefault();
-        if (valid.ok) onSubmit(valid.settings);
+        if (valid.ok) onSubmit(valid.settings, { private: priv });
       }}
     >
       <Segmented<GameMode> label="Game mode" value={s.gameMode} options={['PARTNERS', 'SOLO']} onChange={(v) => change({ field: 'gameMode', value: v })} />
@@ -233,6 +235,10 @@ export function CreateGameForm({
         <Toggle label="Screamer" checked={s.specialRules.screamer} onChange={(v) => change({ field: 'screamer', value: v })} />
         <Toggle label="Assassin" checked={s.specialRules.assassin} onChange={(v) => change({ field: 'assassin', value: v })} />
       </div>
+      <div className="toggle-grid private-row">
+        <Toggle label="Private" checked={priv} onChange={setPriv} />
+        <span className="muted small">{priv ? 'Invitation only: not listed in the lobby.' : 'Listed in the lobby for everybody.'}</span>
+      </div>
       <PrizePreview settings={s} />
       {!valid.ok && (
         <p className="form-error" role="alert">
@@ -261,7 +267,7 @@ export function CreateGameDialog({
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
-  onSubmit: (s: GameSettings) => void;
+  onSubmit: (s: GameSettings, opts: { private: boolean }) => void;
   busy?: boolean;
   coins?: number;
 }) {

@@ -1,4 +1,4 @@
-import { Check, Eye, X, Bot, LogIn } from 'lucide-react';
+import { Check, Eye, X, Bot, LogIn, Lock } from 'lucide-react';
 import { formatCoins } from '@spades/common';
 import { modeBadge, statusBadge, type GameListItem } from '../lib/types';
 import { Avatar, CoinIcon } from './ui';
@@ -42,6 +42,11 @@ export function GameCard({
           <span className="badge badge-dim">{game.gameMode}</span>
           {game.assassin && <span className="badge badge-outline">ASSASSIN</span>}
           {game.screamer && <span className="badge badge-outline">SCREAMER</span>}
+          {game.private && (
+            <span className="badge badge-outline" title="Private table: invitation only">
+              <Lock size={11} aria-hidden="true" /> PRIVATE
+            </span>
+          )}
         </div>
         <div className="buyin" aria-label={`Buy-in ${formatCoins(game.buyIn)}`}>
           <CoinIcon /> <span className="num">{formatCoins(game.buyIn)}</span>

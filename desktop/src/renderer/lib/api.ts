@@ -72,6 +72,7 @@ export const api = {
   post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'body' | 'method'> = {}) =>
     request<T>(path, { ...opts, method: 'POST', body: body ?? {} }),
   put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body: body ?? {} }),
+  del: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
 };
 
 /** Server message if any, else the error's message, else the fallback (spec §8 chains). */

@@ -60,6 +60,8 @@ export interface GameListItem {
   rated?: boolean;
   phase: string;
   hostId: string | null;
+  /** Private table (issue #12): listed only for its members and invitees. */
+  private?: boolean;
 }
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
@@ -157,6 +159,7 @@ export function normalizeGame(raw: unknown): GameListItem | null {
     assassin: sr.assassin === true,
     screamer: sr.screamer === true,
     rated: typeof o.rated === 'boolean' ? o.rated : undefined,
+    private: o.private === true,
   };
 }
 

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../session/session';
 import { clearToken } from '../lib/storage';
 import { Logo, Spinner } from '../components/ui';
+import { takeReturnTo } from '../lib/return-to';
 
 /** §2 identity-provider callback: ?token=… → store, fetch profile → '/' (replace); failure → /login. */
 export function AuthCallbackPage() {
@@ -22,8 +23,9 @@ export function AuthCallbackPage() {
       navigate(error ? `/login?error=${encodeURIComponent(error)}` : '/login', { replace: true });
       return;
     }
+    const target = takeReturnTo();
     completeExternalLogin(token)
-      .then(() => navigate('/', { replace: true }))
+      .then(() => navigate(target, { replace: true }))
       .catch(() => {
         clearToken();
         navigate('/login?error=account_failed', { replace: true });

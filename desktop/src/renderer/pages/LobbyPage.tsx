@@ -121,7 +121,7 @@ export function LobbyPage() {
     return p ? { id: p.id, username: p.username, avatar: p.avatar, coins: p.coins, status: p.status } : null;
   }, [statsFor, users.players]);
 
-  const createGame = async (settings: GameSettings) => {
+  const createGame = async (settings: GameSettings, opts: { private: boolean } = { private: false }) => {
     if (!user) return;
     setCreating(true);
     try {
@@ -130,6 +130,7 @@ export function LobbyPage() {
         creatorId: user.id,
         creatorName: user.username,
         creatorImage: user.avatar ?? null,
+        private: opts.private,
       });
       const b = (body ?? {}) as { id?: unknown; game?: { id?: unknown }; gameId?: unknown };
       const id = b.id ?? b.game?.id ?? b.gameId;
@@ -253,7 +254,7 @@ export function LobbyPage() {
         {(!narrow || view === 'chat') && sidePanel}
       </main>
       {socket.error && <div className="conn-banner" role="status">{socket.error}</div>}
-      <CreateGameDialog open={createOpen} onOpenChange={setCreateOpen} onSubmit={(s) => void createGame(s)} busy={creating} coins={user?.coins} />
+      <CreateGameDialog open={createOpen} onOpenChange={setCreateOpen} onSubmit={(s, o) => void createGame(s, o)} busy={creating} coins={user?.coins} />
       <StatsDialog target={statsTarget} selfId={user?.id} onOpenChange={(o) => !o && setStatsFor(null)} />
       <WelcomeDialog
         open={showWelcome}

@@ -4,6 +4,7 @@ import { api } from '../lib/api';
 import { useSession } from '../session/session';
 import { Logo } from '../components/ui';
 import { apiUrl, isDesktopApp, openExternalOrNavigate } from '../lib/platform';
+import { takeReturnTo } from '../lib/return-to';
 
 /** §2 combined sign-in / create-account form. */
 export function LoginPage() {
@@ -18,17 +19,19 @@ export function LoginPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  if (status === 'authenticated') return <Navigate to="/" replace />;
+  if (status === 'authenticated') return <Navigate to={takeReturnTo()} replace />;
 
   const creating = mode === 'create';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError('');
     setBusy(true);
+    // decided before signing in: once signed in, the page reached clears the remembered path
+    const target = takeReturnTo();
     try {
       if (creating) await register(username.trim(), email.trim(), password);
       else await login(email.trim(), password);
-      navigate('/', { replace: true });
+      navigate(target, { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : creating ? 'Registration failed' : 'Login failed');
     } finally {

@@ -6,6 +6,7 @@ import { StatsView, useStats } from '../components/StatsDialog';
 import { Avatar, CoinIcon, Spinner } from '../components/ui';
 import { RatingHistoryChart, RatingRows } from '../components/rating';
 import { LobbyShell } from './LobbyPage';
+import { GameHistory } from '../components/GameHistory';
 
 /** Clarification 7: /profile is the signed-in player's own profile (avatar change, stats, coins). */
 export function ProfilePage() {
@@ -39,6 +40,12 @@ export function ProfilePage() {
         <section className="panel">
           <h2 className="h3">Stats</h2>
           {stats.data ? <StatsView stats={stats.data.stats} /> : <Spinner />}
+        </section>
+        <section className="panel" aria-labelledby="my-games">
+          <h2 className="h3" id="my-games">
+            My games
+          </h2>
+          <GameHistory userId={user.id} />
         </section>
       </main>
     </LobbyShell>

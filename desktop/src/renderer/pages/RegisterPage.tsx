@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useSession } from '../session/session';
 import { AuthLayout } from './LoginPage';
+import { takeReturnTo } from '../lib/return-to';
 
 /** §2 separate registration form with confirmation; §5 'Passwords do not match'. */
 export function RegisterPage() {
@@ -14,7 +15,7 @@ export function RegisterPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  if (status === 'authenticated') return <Navigate to="/" replace />;
+  if (status === 'authenticated') return <Navigate to={takeReturnTo()} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -24,9 +25,11 @@ export function RegisterPage() {
       return;
     }
     setBusy(true);
+    // decided before signing in: once signed in, the page reached clears the remembered path
+    const target = takeReturnTo();
     try {
       await register(username.trim(), email.trim(), password);
-      navigate('/', { replace: true });
+      navigate(target, { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : 'Registration failed');
     } finally {

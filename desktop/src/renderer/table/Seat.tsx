@@ -11,6 +11,7 @@ export function SeatBadge({
   isTurn,
   turnSecondsLeft,
   replacementLeft,
+  heldFor = null,
   canJoin,
   onJoin,
   canInviteBot,
@@ -24,6 +25,8 @@ export function SeatBadge({
   isTurn: boolean;
   turnSecondsLeft: number | null;
   replacementLeft: number | null;
+  /** Issue #12: this empty seat is held for an invited player (their name). */
+  heldFor?: string | null;
   canJoin: boolean;
   onJoin: () => void;
   canInviteBot: boolean;
@@ -43,6 +46,7 @@ export function SeatBadge({
         </div>
         <div className="seat-info">
           <span className="seat-name muted">Empty seat</span>
+          {heldFor && <span className="seat-replace">Held for {heldFor}</span>}
           {replacementLeft !== null && (
             <span className="seat-replace" aria-live="polite">
               Bot joins in <span className="num">{formatMSS(replacementLeft)}</span>

@@ -1,27 +1,31 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Popover, Tabs } from 'radix-ui';
-import { ArrowLeft, Info, Maximize, MessageSquare, Minimize, RotateCw, Users, Volume2, VolumeX, X } from 'lucide-react';
-import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Ack, type Card, type GameIdPayload, type GameOver, type JoinGamePayload, type MakeBidPayload, type PlayCardPayload } from '@spades/common';
+import { ArrowLeft, Info, Lock, Maximize, MessageSquare, Minimize, RotateCw, UserPlus, Users, Volume2, VolumeX, X } from 'lucide-react';
+import { formatCoins, legalBids, legalCards, normalizeCard, cardEquals, cardCode, type Ack, type Card, type GameIdPayload, type JoinGamePayload, type MakeBidPayload, type PlayCardPayload } from '@spades/common';
 import { useSession } from '../session/session';
 import { useSocket, useSocketEvent, type SpecIdentity } from '../socket/socket';
 import { api, ApiError, errorText } from '../lib/api';
 import { isDesktopApp, isMobileOrTablet } from '../lib/platform';
 import { mentionNotification, mentions, notifyDesktop } from '../lib/notifications';
-import { modeBadge, normalizeChat, type ChatMessage } from '../lib/types';
+import { modeBadge, normalizeChat } from '../lib/types';
 import { useCountdown, useWindowSize } from '../lib/hooks';
 import { isMuted, onMutedChange, play as playSound, setMuted } from '../lib/sound';
 import { Avatar, ConfirmDialog, LoadingScreen, Logo, Modal, useNotify } from '../components/ui';
 import { ChatPanel } from '../components/ChatPanel';
-import { CardFace } from './CardFace';
 import { Hand } from './Hand';
 import { SeatBadge, SpectatorEye } from './Seat';
-import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog, type GameOverModel } from './overlays';
-import { normalizeHandSummary, normalizeTable, positionOf, seatColor, toPlayerView, trickOf, type HandScoreSummaryModel, type TableModel } from './model';
+import { BiddingPanel, BlindNilPrompt, HandSummaryDialog, ResultDialog } from './overlays';
+import { normalizeHandSummary, normalizeTable, seatColor, toPlayerView, trickOf, type TableModel } from './model';
+import { replayPath } from '../replay/paths';
+import { InvitePanel } from './InvitePanel';
+import { initialTableState, tableReducer } from './table-state';
+import { TrickArea } from './TrickArea';
+import { ScoreBoard } from './ScoreBoard';
 import './table.css';
 
 export * from './timing';
-import { BLIND_PROMPT_DELAY_MS, DEAL_FALLBACK_MS, NEXT_HAND_ACK_TIMEOUT_MS, NEXT_HAND_RETRY_MS, RESULT_MS, START_WAIT_MS, SUMMARY_MS, TRICK_DISPLAY_MS } from './timing';
+import { BLIND_PROMPT_DELAY_MS, DEAL_FALLBACK_MS, NEXT_HAND_ACK_TIMEOUT_MS, NEXT_HAND_RETRY_MS, START_WAIT_MS, TRICK_DISPLAY_MS } from './timing';
 
 /** One hand of one game: its number plus its deal commitment (hand numbers restart with every game). */
 export const handKey = (handNumber: number, commitment: string | null | undefined): string => `${handNumber}:${commitment ?? ''}`;
@@ -42,26 +46,21 @@ export function TablePage() {
   const sock = useSocket();
   const { width, height } = useWindowSize();
 
-  const [table, setTable] = useState<TableModel | null>(null);
+  // The table's client state: a pure reducer over server events (table-state.ts); the rest here is UI mechanics.
+  const [live, dispatch] = useReducer(tableReducer, undefined, initialTableState);
+  const { table, trickBanner, summary, summaryDeadline, result, resultDeadline, replacements, chat, playAgainText } = live;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notFound, setNotFound] = useState(false);
-  const [trickBanner, setTrickBanner] = useState<{ winner: number; cards: TableModel['trick'] } | null>(null);
-  const [summary, setSummary] = useState<HandScoreSummaryModel | null>(null);
-  const [summaryDeadline, setSummaryDeadline] = useState<number | null>(null);
-  const [result, setResult] = useState<GameOverModel | null>(null);
-  const [resultDeadline, setResultDeadline] = useState<number | null>(null);
-  const [replacements, setReplacements] = useState<Record<number, number>>({});
   const [pendingCard, setPendingCard] = useState<Card | null>(null);
   const [bidSent, setBidSent] = useState(false);
   const [blindPrompt, setBlindPrompt] = useState(false);
   const [blindDeclined, setBlindDeclined] = useState(false);
-  const [chat, setChat] = useState<ChatMessage[]>([]);
   const [chatMode, setChatMode] = useState<'game' | 'lobby'>('game');
   const [chatOpenMobile, setChatOpenMobile] = useState(false);
   const [startWarning, setStartWarning] = useState<StartWarning>(null);
   const [starting, setStarting] = useState(false);
-  const [playAgainText, setPlayAgainText] = useState<string | null>(null);
   const [leaveConfirm, setLeaveConfirm] = useState(false);
+  const [inviteOpen, setInviteOpen] = useState(false);
   const [muted, setMutedState] = useState(isMuted());
   const [fullscreen, setFullscreen] = useState(false);
   // Deal animation and bidding gate (§4), order-independent: the animation runs once per new hand (handKey),
@@ -73,8 +72,6 @@ export function TablePage() {
   const animatedHands = useRef(new Set<string>());
   const pendingReady = useRef(false);
   const dealing = dealAnim !== null;
-  const commitments = useRef(new Map<number, string>());
-  const dealt = useRef(new Map<number, Card[]>());
   const tableRef = useRef<TableModel | null>(null);
   tableRef.current = table;
 
@@ -154,19 +151,6 @@ export function TablePage() {
       const t = normalizeTable(raw, user?.id);
       if (!t || t.id !== gameId) return;
       const prev = tableRef.current;
-      if (t.handCommitment && t.handNumber) commitments.current.set(t.handNumber, t.handCommitment);
-      if (t.mySeat !== null && t.hand.length === 13 && !dealt.current.has(t.handNumber)) dealt.current.set(t.handNumber, t.hand);
-      if (prev && t.gameNumber !== prev.gameNumber) {
-        // A new game at this table (Play Again; with bots it is dealt at once, WAITING never shows): the
-        // result dialog and its countdown close for everyone at the table. (The deal state is kept: hand keys
-        // carry the commitment, and this game's new_hand_started / bidding_ready may already have arrived.)
-        setSummary(null);
-        setSummaryDeadline(null);
-        setResult(null);
-        setResultDeadline(null);
-        setTrickBanner(null);
-        setPlayAgainText(null);
-      }
       if (t.status === 'BIDDING' || t.status === 'PLAYING') {
         // Bidding is evidently open when the server's snapshot says BIDDING (bidding_ready was sent with the
         // deal), when a bid was already made, or when the hand is past bidding.
@@ -174,21 +158,8 @@ export function TablePage() {
         // Animate only a deal we see happen (not the hand found on opening the table).
         enterHand(handKey(t.handNumber, t.handCommitment), { animate: !!prev && t.status === 'BIDDING', ready: open, bidding: t.status === 'BIDDING' });
       }
-      if (prev && prev.handNumber !== t.handNumber && t.status === 'BIDDING') {
-        setSummary(null);
-        setSummaryDeadline(null);
-      }
       if (nextHand.current && (t.status !== 'HAND_COMPLETED' || t.handNumber > nextHand.current.hand)) stopNextHand();
       if (t.status === 'WAITING' && prev && prev.status !== 'WAITING') resetHands();
-      if (t.status === 'WAITING' && prev && prev.status !== 'WAITING') {
-        // §4: entering WAITING resets dialogs.
-        setSummary(null);
-        setSummaryDeadline(null);
-        setResult(null);
-        setResultDeadline(null);
-        setTrickBanner(null);
-        setPlayAgainText(null);
-      }
       if (t.trick.length > (prev?.trick.length ?? 0) && prev?.handNumber === t.handNumber) playSound('card');
       if (t.bids.filter((b) => b !== null).length > (prev?.bids.filter((b) => b !== null).length ?? 0)) playSound('bid');
       if (prev && (prev.turn !== t.turn || prev.status !== t.status)) {
@@ -198,24 +169,10 @@ export function TablePage() {
       // The server took the pending card (it left the hand): when the player who completes a trick also wins it,
       // the turn stays with them, so the turn rule above alone would leave the next lead blocked.
       setPendingCard((pc) => (pc && !t.hand.some((h) => cardEquals(h, pc)) ? null : pc));
-      if (t.seatReplacements.length) {
-        setReplacements((r) => {
-          const next = { ...r };
-          for (const sr of t.seatReplacements) next[sr.seatIndex] = sr.expiresAt - t.clockOffset;
-          return next;
-        });
-      }
-      if (t.chat.length) setChat((c) => mergeChat(c, t.chat));
-      // Reload in the middle of a summary / after the game: show them again.
-      if (!prev && t.status === 'HAND_COMPLETED' && t.lastHandSummary) {
-        setSummary(t.lastHandSummary);
-        setSummaryDeadline(Date.now() + SUMMARY_MS);
-      }
-      if (!prev && t.status === 'COMPLETED' && (t.winningTeam || t.winningPlayer !== null)) {
-        setResult({ winningTeam: t.winningTeam, winningPlayer: t.winningPlayer, places: t.places, finalScores: t.scores, rated: t.rated, payouts: t.payouts });
-        setResultDeadline(Date.now() + RESULT_MS);
-      }
-      setTable(t);
+      // the state itself (dialogs, countdowns, chat, commitments): table-state.ts
+      dispatch({ type: 'view', table: t, source, now: Date.now() });
+      // the reducer runs on the next render: what `prev` is for the next state arriving before it
+      tableRef.current = t;
     },
     [gameId, user?.id, enterHand, resetHands, stopNextHand],
   );
@@ -279,56 +236,31 @@ export function TablePage() {
   });
   useSocketEvent('new_hand_started', (p) => {
     if (!mine(p)) return;
-    if (p.commitment && p.handNumber) commitments.current.set(p.handNumber, p.commitment);
     stopNextHand();
-    setSummary(null);
-    setSummaryDeadline(null);
-    setTrickBanner(null);
+    dispatch({ type: 'new_hand_started', handNumber: p.handNumber, commitment: p.commitment ?? null });
     setBlindDeclined(false);
     enterHand(handKey(p.handNumber, p.commitment), { animate: true, ready: false, bidding: true });
   });
   useSocketEvent('trick_complete', (p: { trick?: { winnerIndex?: number; cards?: unknown } }) => {
     if (!mine(p) || !p.trick) return;
-    setTrickBanner({ winner: Number(p.trick.winnerIndex ?? 0), cards: trickOf(p.trick.cards) });
+    dispatch({ type: 'trick_complete', winner: Number(p.trick.winnerIndex ?? 0), cards: trickOf(p.trick.cards) });
     playSound('win');
   });
-  useSocketEvent('clear_trick', (p: unknown) => mine(p) && setTrickBanner(null));
+  useSocketEvent('clear_trick', (p: unknown) => mine(p) && dispatch({ type: 'clear_trick' }));
   useSocketEvent('hand_completed', (p: unknown) => {
     if (!mine(p)) return;
     const s = normalizeHandSummary(p);
     if (!s) return;
-    setSummary(s);
-    setSummaryDeadline(Date.now() + SUMMARY_MS);
+    dispatch({ type: 'hand_completed', summary: s, now: Date.now() });
   });
   useSocketEvent('game_over', (over) => {
     if (!mine(over)) return;
-    const p = over as Partial<GameOver> & { coinsWon?: unknown };
-    const t = tableRef.current;
-    const wt = p.winningTeam === 'team1' || p.winningTeam === 'team2' ? p.winningTeam : null;
-    // PARTNERS: one score per team (the server's finalScores may be per seat); SOLO: one per seat.
-    const finalScores =
-      t?.gameMode === 'PARTNERS'
-        ? [Number(p.team1TotalScore ?? t?.scores[0] ?? 0), Number(p.team2TotalScore ?? t?.scores[1] ?? 0)]
-        : Array.isArray(p.finalScores)
-          ? (p.finalScores as number[])
-          : t?.scores ?? [];
-    setSummary(null);
-    setSummaryDeadline(null);
-    setResult({
-      winningTeam: wt,
-      winningPlayer: typeof p.winningPlayer === 'number' ? p.winningPlayer : null,
-      places: Array.isArray(p.places) ? (p.places as number[]) : null,
-      finalScores,
-      rated: p.rated === true || (p.rated === undefined && t?.rated === true),
-      payouts: Array.isArray(p.payouts) ? (p.payouts as number[]) : Array.isArray(p.coinsWon) ? (p.coinsWon as number[]) : null,
-    });
-    setResultDeadline(Date.now() + RESULT_MS);
+    dispatch({ type: 'game_over', payload: over, now: Date.now() });
   });
   useSocketEvent('seat_replacement_started', (p: { seatIndex?: number; expiresAt?: number | string }) => {
     if (!mine(p) || typeof p.seatIndex !== 'number') return;
     const at = typeof p.expiresAt === 'number' ? p.expiresAt : Date.parse(String(p.expiresAt)) || Date.now() + 120_000;
-    const off = tableRef.current?.clockOffset ?? 0;
-    setReplacements((r) => ({ ...r, [p.seatIndex as number]: at - off }));
+    dispatch({ type: 'seat_replacement_started', seatIndex: p.seatIndex, expiresAt: at });
   });
   useSocketEvent('game_closed', (p: { reason?: unknown }) => {
     if (!mine(p)) return;
@@ -343,7 +275,7 @@ export function TablePage() {
       console.warn('Ignoring chat message in an invalid format', p);
       return;
     }
-    setChat((c) => mergeChat(c, [m]));
+    dispatch({ type: 'chat_message', message: m });
     // Desktop: your name mentioned by someone else (not system messages, not your own).
     if (user && m.userId !== user.id && m.userId !== 'system' && mentions(m.message, user.username)) {
       notifyDesktop(mentionNotification(m.username, m.message, 'game', gameId));
@@ -410,7 +342,7 @@ export function TablePage() {
   // Trick banner for 2 s (or until clear_trick).
   useEffect(() => {
     if (!trickBanner) return;
-    const t = setTimeout(() => setTrickBanner(null), TRICK_DISPLAY_MS);
+    const t = setTimeout(() => dispatch({ type: 'clear_trick' }), TRICK_DISPLAY_MS);
     return () => clearTimeout(t);
   }, [trickBanner]);
 
@@ -423,8 +355,7 @@ export function TablePage() {
   useEffect(() => {
     if (summaryLeft !== 0 || !summary) return;
     askNextHand(summary.handNumber);
-    setSummary(null);
-    setSummaryDeadline(null);
+    dispatch({ type: 'summary_closed' });
   }, [summaryLeft]);
 
   // Result countdown: leave automatically at 0.
@@ -571,7 +502,7 @@ export function TablePage() {
     if (!table) return;
     sock.emit('play_again', { gameId });
     const humans = table.seats.filter((s) => s?.type === 'human').length;
-    setPlayAgainText(humans > 1 ? 'Waiting for other players...' : 'Starting new game...');
+    dispatch({ type: 'play_again', text: humans > 1 ? 'Waiting for other players...' : 'Starting new game...' });
   };
 
   const sendChat = (text: string) => {
@@ -603,6 +534,11 @@ export function TablePage() {
   const displayTrick = trickBanner ? trickBanner.cards : table.trickPending && table.lastTrick ? table.lastTrick.cards : table.trick;
   const winnerSeat = trickBanner?.winner ?? (table.trickPending ? table.lastTrick?.winnerIndex ?? null : null);
   const oppositeOf = (s: number) => (s + 2) % 4;
+  /** Issue #12: an empty seat held for an invited player other than me (their name), else null. */
+  const heldFor = (s: number): string | null => {
+    const inv = (table.invitations ?? []).find((i) => i.seatIndex === s && i.reservedUntil !== null && i.reservedUntil - table.clockOffset > nowMs);
+    return inv && inv.userId !== user?.id && !table.seats[s] ? inv.username : null;
+  };
   const mayRemoveBot = (s: number) => {
     if (!user || !table.seats[s] || table.seats[s]?.type !== 'bot') return false;
     if (table.status === 'WAITING') return isHost;
@@ -611,27 +547,7 @@ export function TablePage() {
     return opp && opp.type === 'human' ? opp.id === user.id : isHost;
   };
 
-  const scores = (
-    <div className="scoreboard" aria-label="Scores">
-      {table.gameMode === 'PARTNERS'
-        ? [0, 1].map((team) => (
-            <div key={team} className={`score team-${team === 0 ? 'red' : 'blue'}`}>
-              <span className="score-label">{team === 0 ? 'Red' : 'Blue'}</span>
-              <strong className="num">{table.scores[team] ?? 0}</strong>
-              <span className="bags num" title="Bags">
-                {((table.bags[team] ?? 0) % 10 + 10) % 10} bags
-              </span>
-            </div>
-          ))
-        : [0, 1, 2, 3].map((s) => (
-            <div key={s} className={`score team-${seatColor('SOLO', s)}`}>
-              <span className="score-label">{table.seats[s]?.username ?? `Seat ${s + 1}`}</span>
-              <strong className="num">{table.scores[s] ?? 0}</strong>
-              <span className="bags num">{((table.bags[s] ?? 0) % 10 + 10) % 10} bags</span>
-            </div>
-          ))}
-    </div>
-  );
+  const scores = <ScoreBoard table={table} />;
 
   const details = (
     <Popover.Root>
@@ -783,9 +699,19 @@ export function TablePage() {
           <span className="badge badge-dim">{table.gameMode}</span>
           <span className="gold num hide-narrow">{formatCoins(table.buyIn)}</span>
           {spectating && <span className="badge badge-neutral">SPECTATING</span>}
+          {table.private && (
+            <span className="badge badge-outline" title="Private table: invitation only">
+              <Lock size={11} aria-hidden="true" /> PRIVATE
+            </span>
+          )}
         </div>
         {details}
         <div className="table-top-right">
+          {mySeat !== null && table.status !== 'COMPLETED' && (
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setInviteOpen(true)} aria-label="Invite players">
+              <UserPlus size={15} /> <span className="hide-narrow">Invite</span>
+            </button>
+          )}
           {scores}
           <button type="button" className="icon-btn" aria-label={muted ? 'Unmute sounds' : 'Mute sounds'} aria-pressed={muted} onClick={() => setMuted(!muted)}>
             {muted ? <VolumeX size={18} /> : <Volume2 size={18} />}
@@ -814,7 +740,8 @@ export function TablePage() {
                 isTurn={table.turn === s && (table.status === 'BIDDING' || table.status === 'PLAYING')}
                 turnSecondsLeft={s === mySeat && isMyTurn ? turnLeft : null}
                 replacementLeft={!table.seats[s] && replacements[s] ? Math.max(0, Math.ceil((replacements[s] - nowMs) / 1000)) : null}
-                canJoin={!table.seats[s] && mySeat === null && !spectateParam && (table.status === 'WAITING' || !!replacements[s])}
+                heldFor={heldFor(s)}
+                canJoin={!table.seats[s] && !heldFor(s) && mySeat === null && !spectateParam && (table.status === 'WAITING' || !!replacements[s])}
                 onJoin={() => void joinSeat(s)}
                 canInviteBot={!table.seats[s] && isHost && (table.status === 'WAITING' || !!replacements[s])}
                 onInviteBot={() => void inviteBot(s)}
@@ -822,21 +749,12 @@ export function TablePage() {
                 onRemoveBot={() => void removeBot(s)}
               />
             ))}
-            <div className="trick-area" aria-label="Current trick" aria-live="polite">
-              {displayTrick.map((tc) => (
-                <div
-                  key={`${tc.seat}-${tc.card.suit}${tc.card.rank}`}
-                  className={`trick-card from-${positionOf(tc.seat, mySeat)} ${winnerSeat === tc.seat ? 'winner' : ''}`}
-                >
-                  <CardFace card={tc.card} />
-                </div>
-              ))}
-              {trickBanner && (
-                <div className="trick-banner" role="status">
-                  {(table.seats[trickBanner.winner]?.username ?? `Seat ${trickBanner.winner + 1}`) + ' wins the trick!'}
-                </div>
-              )}
-            </div>
+            <TrickArea
+              cards={displayTrick}
+              winner={winnerSeat}
+              mySeat={mySeat}
+              banner={trickBanner ? (table.seats[trickBanner.winner]?.username ?? `Seat ${trickBanner.winner + 1}`) + ' wins the trick!' : null}
+            />
             {waitingPanel}
             {table.status === 'BIDDING' && canAct && !isMyTurn && biddingOpen && (
               <div className="turn-hint" role="status">
@@ -884,8 +802,8 @@ export function TablePage() {
           secondsLeft={summaryLeft}
           gameMode={table.gameMode}
           seats={table.seats}
-          commitment={commitments.current.get(summary.handNumber) ?? summary.commitment}
-          myDealt={dealt.current.get(summary.handNumber) ?? null}
+          commitment={live.commitments[summary.handNumber] ?? summary.commitment}
+          myDealt={live.dealt[summary.handNumber] ?? null}
           mySeat={mySeat}
           onClose={() => undefined}
         />
@@ -901,6 +819,7 @@ export function TablePage() {
           waitingText={playAgainText}
           onPlayAgain={playAgain}
           onLeave={() => void leave()}
+          replayHref={replayPath(gameId)}
           ratingGame={{ gameId: table.id, gameNumber: table.gameNumber }}
         />
       )}
@@ -939,6 +858,18 @@ export function TablePage() {
           </button>
         </div>
       </Modal>
+      {inviteOpen && (
+        <InvitePanel
+          open
+          onOpenChange={setInviteOpen}
+          gameId={gameId}
+          isHost={isHost}
+          isPrivate={table.private === true}
+          canHoldSeat={table.status === 'WAITING' && table.seats.some((s) => !s)}
+          members={[...table.seats.map((s) => s?.id ?? ''), ...table.spectators.map((s) => s.id)].filter(Boolean)}
+          pending={table.invitations ?? []}
+        />
+      )}
       <ConfirmDialog
         open={leaveConfirm}
         title="Leave the table?"
@@ -957,13 +888,6 @@ export function TablePage() {
       )}
     </div>
   );
-}
-
-function mergeChat(prev: ChatMessage[], add: ChatMessage[]): ChatMessage[] {
-  const seen = new Set(prev.map((m) => m.id));
-  const out = [...prev];
-  for (const m of add) if (!seen.has(m.id)) out.push(m);
-  return out.slice(-300);
 }
 
 function CenterMessage({ text, onBack }: { text: string; onBack: () => void }) {

@@ -48,12 +48,10 @@ export interface HandScoreSummaryModel {
 export interface TableModel {
   id: string;
   status: string;
-  /** 1 for the table's first game, +1 on every Play Again (a new game closes the result dialog). */
+  /** 1 for the table's first game, +1 on every Play Again (a new game closes the result dialog; rating changes are per game). */
   gameNumber: number;
   hostId: string | null;
   rated: boolean;
-  /** 1 for the table's first game, +1 on every Play Again (rating changes are per game). */
-  gameNumber: number;
   mySeat: number | null;
   seats: (SeatModel | null)[];
   settings: GameSettings;
@@ -93,6 +91,9 @@ export interface TableModel {
   chat: ChatMessage[];
   /** serverTime − Date.now() when the view arrived (for deadlines). */
   clockOffset: number;
+  /** Private table and its pending invitations (issue #12); optional for older payloads and fixtures. */
+  private?: boolean;
+  invitations?: { userId: string; username: string; seatIndex: number | null; reservedUntil: number | null }[];
 }
 
 type Obj = Record<string, unknown>;
@@ -208,7 +209,6 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
     gameNumber: num(o.gameNumber, 1),
     hostId: typeof o.hostId === 'string' ? o.hostId : seats[0]?.id ?? null,
     rated: o.rated === true,
-    gameNumber: typeof o.gameNumber === 'number' ? o.gameNumber : 1,
     mySeat,
     seats,
     settings,
@@ -252,6 +252,11 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
     lastHandSummary: summaryOf(o.lastHandSummary),
     chat: arr(o.chat).map(normalizeChat).filter((m): m is ChatMessage => m !== null),
     clockOffset: serverTime - Date.now(),
+    private: o.private === true,
+    invitations: arr(o.invitations).map((i) => {
+      const io = obj(i);
+      return { userId: str(io.userId), username: str(io.username, 'Player'), seatIndex: numOrNull(io.seatIndex), reservedUntil: numOrNull(io.reservedUntil) };
+    }),
   };
 }
 

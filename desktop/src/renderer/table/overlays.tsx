@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { CheckCircle2, ShieldCheck, Trophy, XCircle } from 'lucide-react';
+import { CheckCircle2, Film, ShieldCheck, Trophy, XCircle } from 'lucide-react';
+import { Link } from 'react-router';
 import { rankCode, dealFromSeed, formatCoinsExact, normalizeSeed, payoutsFor, seedCommitment, cardEquals, sortHand, type Card, type GameSettings } from '@spades/common';
 import { Modal } from '../components/ui';
 import { cardLabel, suitSymbol } from './CardFace';
@@ -238,6 +239,7 @@ export function ResultDialog({
   waitingText,
   onPlayAgain,
   onLeave,
+  replayHref,
   ratingGame,
 }: {
   result: GameOverModel;
@@ -249,6 +251,8 @@ export function ResultDialog({
   waitingText: string | null;
   onPlayAgain: () => void;
   onLeave: () => void;
+  /** The finished game's replay (issue #12). */
+  replayHref?: string;
   /** Issue #11: the rated game whose rating changes to show (+14 / −9). */
   ratingGame?: { gameId: string; gameNumber: number } | null;
 }) {
@@ -324,6 +328,13 @@ export function ResultDialog({
             Play Again
           </button>
         </div>
+      )}
+      {replayHref && (
+        <p className="center replay-link">
+          <Link to={replayHref} className="btn btn-ghost btn-sm">
+            <Film size={16} /> Watch replay
+          </Link>
+        </p>
       )}
       <p className="muted small center countdown" role="timer">
         Leaving the table in <strong className="num">{secondsLeft ?? 0}</strong> s

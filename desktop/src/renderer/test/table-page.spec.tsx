@@ -261,3 +261,24 @@ describe('playing a card (server-confirmed)', () => {
     expect(plays(h)).toEqual(['AH', 'KH']);
   });
 });
+
+describe('private tables and invitations at the table (issue #12)', () => {
+  it('an empty seat held for an invited player says so and offers no Join to others; PRIVATE badge', async () => {
+    const players = [0, 1, 2, 3].map((i) => (i === 0 ? { id: 'u0', username: 'P0', name: 'P0', avatar: null, image: null, type: 'human', position: 0, team: 1, tricks: 0, bid: null, blind: false, handCount: 0, isDealer: false, hand: null, timeouts: 0 } : null));
+    renderTable(
+      tableView({
+        status: 'WAITING',
+        mySeat: null,
+        players,
+        private: true,
+        invitations: [{ userId: 'u9', username: 'Zed', fromId: 'u0', seatIndex: 2, reservedUntil: Date.now() + 60_000 }],
+      }),
+      5,
+    );
+    await settle();
+    expect(screen.getByText('Held for Zed')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Join seat 3' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Join seat 2' })).toBeInTheDocument();
+    expect(screen.getByText('PRIVATE')).toBeInTheDocument();
+  });
+});
