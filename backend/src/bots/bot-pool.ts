@@ -19,8 +19,8 @@
  * - The budget follows the machine (`nextCpuBudget`): every `sampleIntervalMs` the pool reads the main thread's
  *   event loop utilization and the machine's idle cores and sets the workers' CPU budget (ms of search per
  *   second) between `minBudgetMsPerSec` and workers × 1000 × `utilization`: smaller when the event loop or the
- *   other processes need the CPU, back to the maximum when the machine is idle. Searches beyond the budget's
- *   rate are answered by the heuristic bot at once (reason 'budget').
+ *   other processes need the CPU, back to the maximum when the machine is idle. While the budget is below its
+ *   maximum, searches beyond its rate are answered by the heuristic bot at once (reason 'budget').
  * - `deadline` (epoch ms, the Date.now() clock): when the caller needs the answer. Default now + 2 × strongMs + 10
  *   (i.e. "as soon as possible"). A running request not answered by deadline + lateGraceMs resolves with the
  *   heuristic at once (the worker's late answer is dropped).
@@ -419,8 +419,10 @@ export class BotPool {
     }
     if (this.degraded) return Promise.resolve(this.answered(level, heuristicAct(view), 'degraded', null, requested, deadline));
     this.demand.hit(requested);
-    // the budget's rate: each admitted search costs at least the floor box and the overhead of worker CPU
-    const withinBudget = this.searched.rate(requested) * (this.floorMs + this.overheadMs) < this.budgetMsPerSec();
+    // a reduced budget's rate: each admitted search costs at least the floor box and the overhead of worker CPU
+    // (at the ceiling the workers themselves are the limit: the deadlines decide, 'busy' / 'late', as always)
+    const budget = this.budgetMsPerSec();
+    const withinBudget = budget >= this.maxBudget() || this.searched.rate(requested) * (this.floorMs + this.overheadMs) < budget;
     if (!withinBudget) return Promise.resolve(this.answered(level, heuristicAct(view), 'budget', null, requested, deadline));
     this.searched.hit(requested);
     return new Promise((resolve) => {
