@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import * as os from 'node:os';
-import { canStartInTime, chooseTimebox, CpuBudgetInput, MsHistogram, nextCpuBudget, RateEstimator, systemCpuSampler, TimeboxInput } from './bot-budget';
+import {
+  canStartInTime,
+  chooseTimebox,
+  CpuBudgetInput,
+  MsHistogram,
+  nextCpuBudget,
+  RateEstimator,
+  systemCpuSampler,
+  TimeboxInput,
+} from './bot-budget';
 
 const base: TimeboxInput = {
   now: 1_000_000,
@@ -175,7 +184,14 @@ describe('nextCpuBudget (the budget follows the machine)', () => {
         fc.double({ min: 100, max: 900, noNaN: true }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         (idleCores, elu, workerMsPerSec, previousMsPerSec, share) => {
-          const b = nextCpuBudget({ ...idle, idleCores, eventLoopUtilization: elu, workerMsPerSec, previousMsPerSec, share });
+          const b = nextCpuBudget({
+            ...idle,
+            idleCores,
+            eventLoopUtilization: elu,
+            workerMsPerSec,
+            previousMsPerSec,
+            share,
+          });
           expect(b).toBeGreaterThanOrEqual(100);
           expect(b).toBeLessThanOrEqual(900);
           expect(b).toBeLessThanOrEqual(Math.max(100, previousMsPerSec + 450) + 0.05);
