@@ -1,6 +1,6 @@
 /**
  * Bot pool under load: `npm run bench:bot-pool -w backend -- [--rate 500] [--seconds 10] [--workers N]
- * [--floor 3] [--max 40] [--delay-min 1000] [--delay-max 1500]`
+ * [--floor 3] [--max 40] [--delay-min 1000] [--delay-max 1500] [--share 0.8] [--fixed 1]`
  *
  * Sends `rate` strong decisions per second (views that need a search, from random mid-hand positions) to one
  * BotPool with real worker threads, each with a deadline `delay` ms ahead (the bots' think delay), as the games
@@ -10,7 +10,9 @@
  * overheadMs }: `searched` decisions came from a worker's search (the rest from the heuristic, because they could
  * not be served in time); `waitedForAnswer` counts delay timers that had to wait ≥ 1 ms for the answer (by up to
  * `waitMaxMs`): the table delays the bot caused; `timerLagP99Ms`: how late the delay timers themselves fired (the
- * event loop's own lag, on a busy machine).
+ * event loop's own lag, on a busy machine). The CPU budget follows the machine (`--share`: BOT_CPU_SHARE;
+ * `--fixed 1`: the old fixed budget at workers × 1000 × 0.9): `budgetP50`/`budgetMin` (ms/s, sampled every
+ * 500 ms), `cpuIdleCoresP50`, `eluP50`.
  */
 import {
   apply,
@@ -68,7 +70,18 @@ async function main(): Promise<void> {
     size: workersArg > 0 ? workersArg : undefined,
     floorMs: arg('floor', 3),
     strongMs: arg('max', 40),
+    cpuShare: arg('share', 0.8),
+    cpuSampler: arg('fixed', 0) === 1 ? null : undefined,
   });
+  const budgets: number[] = [];
+  const idles: number[] = [];
+  const elus: number[] = [];
+  const watch = setInterval(() => {
+    const st = pool.stats();
+    budgets.push(st.budgetMsPerSec);
+    if (st.cpuIdleCores !== null) idles.push(st.cpuIdleCores);
+    if (st.eventLoopUtilization !== null) elus.push(st.eventLoopUtilization);
+  }, 500);
   const boxes: number[] = [];
   pool.onDecision((e) => {
     if (e.outcome === 'worker' && e.timeboxMs !== null) boxes.push(e.timeboxMs);
@@ -111,6 +124,7 @@ async function main(): Promise<void> {
     }, 5);
   });
   await Promise.all(pending);
+  clearInterval(watch);
   const st = pool.stats();
   const waited = waits.filter((x) => x >= 1);
   const round = (x: number) => Math.round(x * 100) / 100;
@@ -136,6 +150,10 @@ async function main(): Promise<void> {
       decisionMsP50: st.decisionMsP50,
       workerUtilization: round((st.busyMsTotal - busy0) / ((Date.now() - t0) * st.workers)),
       overheadMs: st.overheadMs,
+      budgetP50: round(quantile(budgets, 0.5)),
+      budgetMin: round(budgets.length ? Math.min(...budgets) : 0),
+      cpuIdleCoresP50: round(quantile(idles, 0.5)),
+      eluP50: round(quantile(elus, 0.5)),
     }),
   );
   await pool.close();

@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { canStartInTime, chooseTimebox, MsHistogram, RateEstimator, TimeboxInput } from './bot-budget';
+import * as os from 'node:os';
+import {
+  canStartInTime,
+  chooseTimebox,
+  CpuBudgetInput,
+  MsHistogram,
+  nextCpuBudget,
+  RateEstimator,
+  systemCpuSampler,
+  TimeboxInput,
+} from './bot-budget';
 
 const base: TimeboxInput = {
   now: 1_000_000,
@@ -109,5 +119,100 @@ describe('MsHistogram', () => {
     expect(h.quantile(0.5)).toBe(3);
     expect(h.quantile(0.99)).toBe(20);
     expect(new MsHistogram().quantile(0.5)).toBe(0);
+  });
+});
+
+describe('nextCpuBudget (the budget follows the machine)', () => {
+  const idle: CpuBudgetInput = {
+    maxMsPerSec: 900,
+    minMsPerSec: 100,
+    share: 0.8,
+    idleCores: 1.5,
+    eventLoopUtilization: 0.2,
+    workerMsPerSec: 0,
+    previousMsPerSec: 900,
+  };
+
+  it('stays at the maximum on an idle machine', () => {
+    expect(nextCpuBudget(idle)).toBe(900);
+  });
+
+  it('falls on a saturated machine, even when the bots are the ones using the CPU, down to the minimum', () => {
+    // no idle CPU, the workers took 900 ms/s: the bots keep 80 % of what they had, sample after sample
+    let b = 900;
+    const seen: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      b = nextCpuBudget({ ...idle, idleCores: 0, workerMsPerSec: b, previousMsPerSec: b });
+      seen.push(b);
+    }
+    expect(seen[0]).toBe(720);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeLessThanOrEqual(seen[i - 1]);
+    expect(seen[seen.length - 1]).toBe(100);
+  });
+
+  it('leaves idle CPU: it settles where the idle time is a quarter of the bots’ use (share 0.8)', () => {
+    // 500 ms/s idle and the workers at 600: (500 + 600) × 0.8 = 880
+    expect(nextCpuBudget({ ...idle, idleCores: 0.5, workerMsPerSec: 600, previousMsPerSec: 600 })).toBe(880);
+    // idle 150 next to 600 of the bots' own: (150 + 600) × 0.8 = 600, i.e. stable
+    expect(nextCpuBudget({ ...idle, idleCores: 0.15, workerMsPerSec: 600, previousMsPerSec: 600 })).toBe(600);
+  });
+
+  it('scales down when the event loop is saturated (ELU > 0.8)', () => {
+    expect(nextCpuBudget({ ...idle, eventLoopUtilization: 0.8 })).toBe(900);
+    // (1.5 × 1000) × 0.8 = 1200, × (1 − 0.9) / 0.2 = 600
+    expect(nextCpuBudget({ ...idle, eventLoopUtilization: 0.9 })).toBe(600);
+    expect(nextCpuBudget({ ...idle, eventLoopUtilization: 1 })).toBe(100);
+  });
+
+  it('returns to the maximum within two samples once the machine is idle again', () => {
+    const one = nextCpuBudget({ ...idle, previousMsPerSec: 100 });
+    expect(one).toBe(550);
+    expect(nextCpuBudget({ ...idle, previousMsPerSec: one })).toBe(900);
+  });
+
+  it('BOT_CPU_SHARE: the share of the idle CPU the bots take', () => {
+    expect(nextCpuBudget({ ...idle, idleCores: 1, share: 0.5, previousMsPerSec: 900 })).toBe(500);
+    expect(nextCpuBudget({ ...idle, idleCores: 1, share: 0, previousMsPerSec: 900 })).toBe(100);
+  });
+
+  it('always stays within [min, max] and never rises by more than half the maximum per sample', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 64, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 5000, noNaN: true }),
+        fc.double({ min: 100, max: 900, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (idleCores, elu, workerMsPerSec, previousMsPerSec, share) => {
+          const b = nextCpuBudget({
+            ...idle,
+            idleCores,
+            eventLoopUtilization: elu,
+            workerMsPerSec,
+            previousMsPerSec,
+            share,
+          });
+          expect(b).toBeGreaterThanOrEqual(100);
+          expect(b).toBeLessThanOrEqual(900);
+          expect(b).toBeLessThanOrEqual(Math.max(100, previousMsPerSec + 450) + 0.05);
+        },
+      ),
+    );
+  });
+});
+
+describe('systemCpuSampler', () => {
+  it('reads the event loop utilization and the idle cores of this machine', async () => {
+    const sample = systemCpuSampler();
+    const spinUntil = Date.now() + 30;
+    while (Date.now() < spinUntil) {
+      // keep the event loop busy for a moment
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    const s = sample();
+    expect(s.eventLoopUtilization).toBeGreaterThan(0);
+    expect(s.eventLoopUtilization).toBeLessThanOrEqual(1);
+    expect(s.idleCores).toBeGreaterThanOrEqual(0);
+    expect(s.idleCores).toBeLessThanOrEqual(os.cpus().length);
   });
 });

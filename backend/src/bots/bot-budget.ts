@@ -1,7 +1,7 @@
 /**
  * The bot pool's CPU budget: the control law that picks each strong decision's time box, the demand estimator
  * it reads, and the decision-time histogram the pool publishes. Pure code (no timers, no workers), so the law
- * is tested on its own.
+ * is tested on its own. The CPU budget itself follows the machine (`nextCpuBudget`, read by `systemCpuSampler`).
  *
  * Law (earliest deadline first, EDF): when a worker takes the queued request with the earliest deadline, its
  * time box t is the largest value such that
@@ -13,6 +13,9 @@
  * clamped to [floorMs, maxMs]. Idle → maxMs (BOT_STRONG_MS); under load it shrinks towards floorMs
  * (BOT_FLOOR_MS); a request that cannot even get floorMs before its deadline is answered by the heuristic.
  */
+
+import * as os from 'node:os';
+import { performance } from 'node:perf_hooks';
 
 export interface TimeboxInput {
   /** Current time, epoch ms. */
@@ -135,4 +138,92 @@ export class MsHistogram {
       count: this.count,
     };
   }
+}
+
+// ------------------------------------------------------------------ the budget itself: the CPU the machine can spare
+
+/** One reading of the machine, since the previous reading. */
+export interface CpuSample {
+  /** Share of the time the main thread's event loop was busy (0..1; `performance.eventLoopUtilization()` delta). */
+  eventLoopUtilization: number;
+  /** Idle CPU over all cores, in cores (0 … number of cores; `os.cpus()` idle-time deltas). */
+  idleCores: number;
+}
+
+/** Reads the machine; each call reports the interval since the previous call (or since its creation). */
+export type CpuSampler = () => CpuSample;
+
+/**
+ * The real sampler: the calling thread's event loop utilization and the machine's idle cores, both as deltas
+ * since the previous call. Cheap (one `os.cpus()`, i.e. one read of /proc/stat on Linux, and one ELU read).
+ * Caveat: inside a container with a CPU quota `os.cpus()` still reports the host's cores.
+ */
+export function systemCpuSampler(): CpuSampler {
+  const cpuTimes = (): { idle: number; total: number } => {
+    let idle = 0;
+    let total = 0;
+    for (const c of os.cpus()) {
+      idle += c.times.idle;
+      total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
+    }
+    return { idle, total };
+  };
+  let elu = performance.eventLoopUtilization();
+  let cpu = cpuTimes();
+  return () => {
+    const nextElu = performance.eventLoopUtilization();
+    const d = performance.eventLoopUtilization(nextElu, elu);
+    const nextCpu = cpuTimes();
+    const cores = os.cpus().length;
+    const dTotal = nextCpu.total - cpu.total;
+    const idleCores = dTotal > 0 ? ((nextCpu.idle - cpu.idle) / dTotal) * cores : cores;
+    elu = nextElu;
+    cpu = nextCpu;
+    return { eventLoopUtilization: Number.isFinite(d.utilization) ? d.utilization : 0, idleCores };
+  };
+}
+
+export interface CpuBudgetInput {
+  /** The budget's ceiling: workers × 1000 ms × utilization (what the workers can do). */
+  maxMsPerSec: number;
+  /** Its floor, ms per second (the bots never stop searching entirely). */
+  minMsPerSec: number;
+  /** BOT_CPU_SHARE: share (0..1) of the CPU that is idle or already the bots' that the bots may take. */
+  share: number;
+  /** From the sample. */
+  idleCores: number;
+  eventLoopUtilization: number;
+  /** The workers' own search time over the sample interval, ms per second. */
+  workerMsPerSec: number;
+  /** The budget so far, ms per second. */
+  previousMsPerSec: number;
+}
+
+/** ELU above which the main thread counts as saturated (the budget is scaled down towards the floor). */
+export const ELU_SATURATED = 0.8;
+/** The budget rises by at most this share of its ceiling per sample (falls at once). */
+export const BUDGET_RISE_PER_SAMPLE = 0.5;
+
+/**
+ * The pool's CPU budget for the next interval (ms of worker search per second):
+ *
+ *   available = (idleCores × 1000 + workerMsPerSec) × share     — the CPU nobody else wanted, the bots' own
+ *                                                                  included, of which the bots take `share`
+ *   if ELU > 0.8: available × (1 − ELU) / 0.2                   — the event loop is saturated: give it room
+ *   budget = clamp(available, minMsPerSec, maxMsPerSec), rising by at most maxMsPerSec / 2 per sample.
+ *
+ * The share applies to the bots' own use too, so on a machine with no idle CPU the budget falls geometrically
+ * (× share per sample) towards the floor; it settles where idle = workers' use × (1 − share) / share, i.e. the
+ * bots always leave some idle CPU (25 % of their use at the default 0.8) for the event loop, the database and
+ * the other processes. On an idle machine it returns to the ceiling within two samples.
+ */
+export function nextCpuBudget(i: CpuBudgetInput): number {
+  const share = Math.min(1, Math.max(0, i.share));
+  let available = (Math.max(0, i.idleCores) * 1000 + Math.max(0, i.workerMsPerSec)) * share;
+  const elu = Math.min(1, Math.max(0, i.eventLoopUtilization));
+  if (elu > ELU_SATURATED) available *= (1 - elu) / (1 - ELU_SATURATED);
+  const min = Math.min(i.minMsPerSec, i.maxMsPerSec);
+  const ceiling = Math.min(i.maxMsPerSec, i.previousMsPerSec + i.maxMsPerSec * BUDGET_RISE_PER_SAMPLE);
+  const b = Math.max(min, Math.min(ceiling, available));
+  return Math.round(b * 10) / 10;
 }

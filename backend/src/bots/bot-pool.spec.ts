@@ -55,6 +55,9 @@ function forcedView(seed: number): PlayerView {
   return viewFor(s, s.turn as Seat);
 }
 
+/** These tests are about the queue: a fixed budget (no sampling of this shared, busy machine). */
+const FIXED_BUDGET = null;
+
 describe('BotPool', () => {
   let pool: BotPool | undefined;
   afterEach(async () => {
@@ -169,7 +172,7 @@ describe('BotPool', () => {
 
   it('answers at once by the heuristic a request that the busy workers cannot reach before its deadline', async () => {
     // a 300 ms box keeps the worker busy long after the urgent request's deadline, even on a slow machine
-    pool = new BotPool({ size: 1, strongMs: 300, floorMs: 3 });
+    pool = new BotPool({ size: 1, strongMs: 300, floorMs: 3, cpuSampler: FIXED_BUDGET });
     await pool.ready();
     const order: string[] = [];
     const view = midHandView(65);
@@ -186,7 +189,7 @@ describe('BotPool', () => {
   });
 
   it('serves queued requests earliest deadline first', async () => {
-    pool = new BotPool({ size: 1, strongMs: 30, floorMs: 3 });
+    pool = new BotPool({ size: 1, strongMs: 30, floorMs: 3, cpuSampler: FIXED_BUDGET });
     await pool.ready();
     const now = Date.now();
     const order: string[] = [];
@@ -198,7 +201,7 @@ describe('BotPool', () => {
   });
 
   it('shrinks the time box as the queue grows, never below the floor, and recovers when idle', async () => {
-    pool = new BotPool({ size: 1, strongMs: 40, floorMs: 3 });
+    pool = new BotPool({ size: 1, strongMs: 40, floorMs: 3, cpuSampler: FIXED_BUDGET });
     const events: BotDecisionEvent[] = [];
     pool.onDecision((e) => events.push(e));
     await pool.ready();
@@ -235,7 +238,7 @@ describe('BotPool', () => {
   });
 
   it('answers requests that cannot be served in time by the heuristic, and reports the work in stats()', async () => {
-    pool = new BotPool({ size: 1, strongMs: 40, floorMs: 3 });
+    pool = new BotPool({ size: 1, strongMs: 40, floorMs: 3, cpuSampler: FIXED_BUDGET });
     await pool.ready();
     await pool.decide('strong', midHandView(100), 1, { deadline: Date.now() + 5000 }); // warm
     const views = Array.from({ length: 40 }, (_, i) => midHandView(101 + i));
@@ -306,6 +309,55 @@ describe('BotPool', () => {
     await expect(p.decide('strong', view, 6)).rejects.toThrow('closed');
   });
 
+  it('shrinks its CPU budget on a saturated machine (fewer searches) and returns to the maximum when idle', async () => {
+    let t = 1_000_000;
+    let machine = { eventLoopUtilization: 0.95, idleCores: 0 };
+    pool = new BotPool({
+      size: 1,
+      strongMs: 5,
+      floorMs: 3,
+      minBudgetMsPerSec: 20,
+      sampleIntervalMs: 0, // sampled by the test
+      cpuSampler: () => machine,
+      now: () => t,
+    });
+    const events: BotDecisionEvent[] = [];
+    pool.onDecision((e) => events.push(e));
+    await pool.ready();
+    expect(pool.stats()).toMatchObject({ budgetMsPerSec: 900, maxBudgetMsPerSec: 900, cpuIdleCores: null, eventLoopUtilization: null });
+    const burst = async (n: number) => {
+      const views = Array.from({ length: n }, (_, i) => midHandView(300 + (i % 6)));
+      const actions = await Promise.all(views.map((v, i) => pool!.decide('strong', v, i, { deadline: t + 60_000 })));
+      actions.forEach((a, i) => expect(isLegalBotAction(views[i], a)).toBe(true));
+      const out = events.splice(0);
+      return { searched: out.filter((e) => e.outcome === 'worker').length, budget: out.filter((e) => e.outcome === 'budget').length };
+    };
+
+    // saturated: no idle core, the event loop at 95 %
+    t += 1000;
+    expect(pool.sampleCpu()).toBe(20);
+    expect(pool.stats()).toMatchObject({ budgetMsPerSec: 20, cpuIdleCores: 0, eventLoopUtilization: 0.95 });
+    const saturated = await burst(30);
+    // 20 ms/s buys a few floor boxes (3 ms + overhead) per second: the rest get the heuristic at once
+    expect(saturated.budget).toBeGreaterThan(0);
+    expect(saturated.searched + saturated.budget).toBe(30);
+    expect(saturated.searched).toBeLessThan(30);
+    expect(pool.stats().fallbacksByReason.budget).toBe(saturated.budget);
+
+    // idle again: back to the maximum within two samples, and every decision is searched
+    machine = { eventLoopUtilization: 0.1, idleCores: 2 };
+    t += 1000;
+    const first = pool.sampleCpu();
+    expect(first).toBeGreaterThan(20);
+    expect(first).toBeLessThan(900);
+    t += 1000;
+    expect(pool.sampleCpu()).toBe(900);
+    expect(pool.stats()).toMatchObject({ budgetMsPerSec: 900, cpuIdleCores: 2, eventLoopUtilization: 0.1 });
+    t += 60_000; // the admitted rate of the first burst has decayed
+    const idle = await burst(30);
+    expect(idle).toEqual({ searched: 30, budget: 0 });
+  });
+
   it('reads pool options from the environment', () => {
     expect(botPoolOptionsFromEnv({ BOT_WORKERS: '2', BOT_STRONG_MS: '30', BOT_FLOOR_MS: '2.5' })).toEqual({
       size: 2,
@@ -316,6 +368,11 @@ describe('BotPool', () => {
     expect(() => botPoolOptionsFromEnv({ BOT_WORKERS: 'x' })).toThrow('BOT_WORKERS');
     expect(() => botPoolOptionsFromEnv({ BOT_WORKERS: '1.5' })).toThrow('BOT_WORKERS');
     expect(() => botPoolOptionsFromEnv({ BOT_FLOOR_MS: '0' })).toThrow('BOT_FLOOR_MS');
+    expect(botPoolOptionsFromEnv({ BOT_CPU_SHARE: '0.5' }).cpuShare).toBe(0.5);
+    expect(botPoolOptionsFromEnv({ BOT_CPU_SHARE: '0' }).cpuShare).toBe(0);
+    expect(botPoolOptionsFromEnv({}).cpuShare).toBeUndefined();
+    expect(() => botPoolOptionsFromEnv({ BOT_CPU_SHARE: '1.5' })).toThrow('BOT_CPU_SHARE');
+    expect(() => botPoolOptionsFromEnv({ BOT_CPU_SHARE: 'x' })).toThrow('BOT_CPU_SHARE');
   });
 
   it('parses BOT_LEVEL', () => {

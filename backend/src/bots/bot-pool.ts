@@ -16,6 +16,11 @@
  *   `floorMs` (BOT_FLOOR_MS) and `strongMs` (BOT_STRONG_MS): the full box when idle, smaller when the queue or
  *   the request rate grows, so that queued requests meet their deadlines and the workers' CPU suffices. A request
  *   that cannot get even the floor box before its deadline is answered by the heuristic bot, at that moment.
+ * - The budget follows the machine (`nextCpuBudget`): every `sampleIntervalMs` the pool reads the main thread's
+ *   event loop utilization and the machine's idle cores and sets the workers' CPU budget (ms of search per
+ *   second) between `minBudgetMsPerSec` and workers × 1000 × `utilization`: smaller when the event loop or the
+ *   other processes need the CPU, back to the maximum when the machine is idle. While the budget is below its
+ *   maximum, searches beyond its rate are answered by the heuristic bot at once (reason 'budget').
  * - `deadline` (epoch ms, the Date.now() clock): when the caller needs the answer. Default now + 2 × strongMs + 10
  *   (i.e. "as soon as possible"). A running request not answered by deadline + lateGraceMs resolves with the
  *   heuristic at once (the worker's late answer is dropped).
@@ -36,7 +41,7 @@ import { Logger } from '@nestjs/common';
 import type { BotFallbackEvent, GameAction, PlayerView } from '@spades/common';
 import { getBot, heuristicAct, legalBids, legalCards, mulberry32, onBotFallback, strongAct, strongNeedsSearch } from '@spades/common';
 import { BOT_LEVELS, BotLevel, BotWorkerData, BotWorkerNote, BotWorkerRequest, BotWorkerResponse } from './bot-protocol';
-import { canStartInTime, chooseTimebox, HistogramSnapshot, MsHistogram, RateEstimator } from './bot-budget';
+import { canStartInTime, chooseTimebox, CpuSampler, HistogramSnapshot, MsHistogram, nextCpuBudget, RateEstimator, systemCpuSampler } from './bot-budget';
 
 export type { BotLevel } from './bot-protocol';
 export { BOT_LEVELS } from './bot-protocol';
@@ -50,8 +55,16 @@ export interface BotPoolOptions {
   floorMs?: number;
   /** A worker that has not answered after this many ms is replaced and the request falls back (default 2000). */
   timeoutMs?: number;
-  /** Share of the workers' CPU the budget plans for (default 0.9: queues stay short). */
+  /** Share of the workers' CPU the budget plans for at most (default 0.9: queues stay short). */
   utilization?: number;
+  /** BOT_CPU_SHARE: share (0..1) of the idle CPU (plus the bots' own) the bots may take (default 0.8). */
+  cpuShare?: number;
+  /** The budget never falls below this, ms of search per second (default 100, at most the maximum). */
+  minBudgetMsPerSec?: number;
+  /** How often the budget follows the machine, ms (default 500; 0: only when `sampleCpu()` is called). */
+  sampleIntervalMs?: number;
+  /** Reads the machine (default `systemCpuSampler()`); null: a fixed budget at the maximum. Tests inject one. */
+  cpuSampler?: CpuSampler | null;
   /** A running request still unanswered this long after its deadline resolves with the heuristic (default 10). */
   lateGraceMs?: number;
   /** Safety margin the law keeps before each deadline, ms (default 2). */
@@ -80,8 +93,8 @@ export interface BotDecideOptions {
 }
 
 /** Why a strong request was answered by the heuristic bot instead of the search. */
-export type BotFallbackReason = 'busy' | 'late' | 'crash' | 'timeout' | 'error' | 'illegal' | 'closed' | 'degraded';
-const FALLBACK_REASONS: readonly BotFallbackReason[] = ['busy', 'late', 'crash', 'timeout', 'error', 'illegal', 'closed', 'degraded'];
+export type BotFallbackReason = 'busy' | 'budget' | 'late' | 'crash' | 'timeout' | 'error' | 'illegal' | 'closed' | 'degraded';
+const FALLBACK_REASONS: readonly BotFallbackReason[] = ['busy', 'budget', 'late', 'crash', 'timeout', 'error', 'illegal', 'closed', 'degraded'];
 
 /** One answered decision (see `onDecision`). */
 export interface BotDecisionEvent {
@@ -96,7 +109,7 @@ export interface BotDecisionEvent {
   lateMs: number;
 }
 
-/** Pool options from the environment: BOT_WORKERS, BOT_STRONG_MS, BOT_FLOOR_MS, BOT_TIMEOUT_MS (unset → defaults). */
+/** Pool options from the environment: BOT_WORKERS, BOT_STRONG_MS, BOT_FLOOR_MS, BOT_TIMEOUT_MS, BOT_CPU_SHARE (unset → defaults). */
 export function botPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): BotPoolOptions {
   const num = (name: string): number | undefined => {
     const raw = env[name];
@@ -107,7 +120,14 @@ export function botPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Bot
   };
   const size = num('BOT_WORKERS');
   if (size !== undefined && (!Number.isInteger(size) || size > 64)) throw new Error(`BOT_WORKERS must be an integer from 1 to 64 (got "${env.BOT_WORKERS}")`);
-  return { size, strongMs: num('BOT_STRONG_MS'), floorMs: num('BOT_FLOOR_MS'), timeoutMs: num('BOT_TIMEOUT_MS') };
+  const opts: BotPoolOptions = { size, strongMs: num('BOT_STRONG_MS'), floorMs: num('BOT_FLOOR_MS'), timeoutMs: num('BOT_TIMEOUT_MS') };
+  const share = env.BOT_CPU_SHARE;
+  if (share !== undefined && share.trim() !== '') {
+    const n = Number(share);
+    if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`BOT_CPU_SHARE must be a number from 0 to 1 (got "${share}")`);
+    opts.cpuShare = n;
+  }
+  return opts;
 }
 
 export interface BotPoolStats {
@@ -122,8 +142,16 @@ export interface BotPoolStats {
   timeboxMs: number;
   floorMs: number;
   maxMs: number;
-  /** Worker CPU the budget plans for, ms per second (workers × 1000 × utilization). */
+  /** Worker CPU the budget plans for now, ms per second (follows the machine; see `maxBudgetMsPerSec`). */
   budgetMsPerSec: number;
+  /** Its ceiling: workers × 1000 × utilization. */
+  maxBudgetMsPerSec: number;
+  /** Idle CPU of the machine at the last sample, in cores (null before the first sample or without a sampler). */
+  cpuIdleCores: number | null;
+  /** The main thread's event loop utilization (0..1) at the last sample (null likewise). */
+  eventLoopUtilization: number | null;
+  /** Searches admitted within the budget, per second (recent, exponentially weighted). */
+  searchedPerSec: number;
   /** Strong requests that needed a search, per second (recent, exponentially weighted). */
   demandPerSec: number;
   /** Measured cost of a worker decision besides its box (messages, cloning, setup), ms. */
@@ -252,6 +280,18 @@ export class BotPool {
   private busyMs = 0;
   private overheadMs = 1;
   private readonly demand = new RateEstimator(2000);
+  /** Requests admitted to the search (not answered 'budget'). */
+  private readonly searched = new RateEstimator(2000);
+  private readonly cpuShare: number;
+  private readonly minBudget: number;
+  private readonly sampleIntervalMs: number;
+  private readonly sampler: CpuSampler | null;
+  private budget: number;
+  private sampleTimer: NodeJS.Timeout | null = null;
+  private lastSampleAt = 0;
+  private lastSampleBusyMs = 0;
+  private cpuIdleCores: number | null = null;
+  private eventLoopUtilization: number | null = null;
   private readonly histogram = new MsHistogram();
   private readonly listeners = new Set<(e: BotDecisionEvent) => void>();
   private queueTimer: NodeJS.Timeout | null = null;
@@ -270,6 +310,11 @@ export class BotPool {
     this.floorMs = Math.min(opts.floorMs ?? 3, this.strongMs);
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.utilization = opts.utilization ?? 0.9;
+    this.cpuShare = Math.min(1, Math.max(0, opts.cpuShare ?? 0.8));
+    this.minBudget = Math.min(this.maxBudget(), opts.minBudgetMsPerSec ?? 100);
+    this.sampleIntervalMs = opts.sampleIntervalMs ?? 500;
+    this.sampler = opts.cpuSampler === undefined ? systemCpuSampler() : opts.cpuSampler;
+    this.budget = this.maxBudget();
     this.lateGraceMs = opts.lateGraceMs ?? 10;
     this.marginMs = opts.marginMs ?? 2;
     this.now = opts.now ?? Date.now;
@@ -288,6 +333,43 @@ export class BotPool {
     if (this.started || this.closed) return;
     this.started = true;
     for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    this.lastSampleAt = this.now();
+    this.lastSampleBusyMs = this.busyMs;
+    if (this.sampler && this.sampleIntervalMs > 0) {
+      this.sampleTimer = setInterval(() => this.sampleCpu(), this.sampleIntervalMs);
+      this.sampleTimer.unref();
+    }
+  }
+
+  /**
+   * Reads the machine and sets the budget (`nextCpuBudget`); called every `sampleIntervalMs` once the workers
+   * started (tests call it directly). Returns the new budget, ms per second.
+   */
+  sampleCpu(): number {
+    if (!this.sampler || this.closed) return this.budgetMsPerSec();
+    let sample;
+    try {
+      sample = this.sampler();
+    } catch {
+      return this.budgetMsPerSec(); // a failed reading keeps the budget
+    }
+    const now = this.now();
+    const dt = now - this.lastSampleAt;
+    const workerMsPerSec = dt > 0 ? ((this.busyMs - this.lastSampleBusyMs) / dt) * 1000 : 0;
+    this.lastSampleAt = now;
+    this.lastSampleBusyMs = this.busyMs;
+    this.cpuIdleCores = sample.idleCores;
+    this.eventLoopUtilization = sample.eventLoopUtilization;
+    this.budget = nextCpuBudget({
+      maxMsPerSec: this.maxBudget(),
+      minMsPerSec: this.minBudget,
+      share: this.cpuShare,
+      idleCores: sample.idleCores,
+      eventLoopUtilization: sample.eventLoopUtilization,
+      workerMsPerSec,
+      previousMsPerSec: this.budget,
+    });
+    return this.budgetMsPerSec();
   }
 
   /**
@@ -337,6 +419,12 @@ export class BotPool {
     }
     if (this.degraded) return Promise.resolve(this.answered(level, heuristicAct(view), 'degraded', null, requested, deadline));
     this.demand.hit(requested);
+    // a reduced budget's rate: each admitted search costs at least the floor box and the overhead of worker CPU
+    // (at the ceiling the workers themselves are the limit: the deadlines decide, 'busy' / 'late', as always)
+    const budget = this.budgetMsPerSec();
+    const withinBudget = budget >= this.maxBudget() || this.searched.rate(requested) * (this.floorMs + this.overheadMs) < budget;
+    if (!withinBudget) return Promise.resolve(this.answered(level, heuristicAct(view), 'budget', null, requested, deadline));
+    this.searched.hit(requested);
     return new Promise((resolve) => {
       const job: Job = { id: this.nextId++, level, view, seed: seed >>> 0, deadline, requested, resolve, settled: false };
       if (opts.signal) {
@@ -370,6 +458,10 @@ export class BotPool {
       floorMs: this.floorMs,
       maxMs: this.strongMs,
       budgetMsPerSec: this.budgetMsPerSec(),
+      maxBudgetMsPerSec: this.maxBudget(),
+      cpuIdleCores: this.cpuIdleCores === null ? null : Math.round(this.cpuIdleCores * 100) / 100,
+      eventLoopUtilization: this.eventLoopUtilization === null ? null : Math.round(this.eventLoopUtilization * 1000) / 1000,
+      searchedPerSec: Math.round(this.searched.rate(now) * 100) / 100,
       demandPerSec: Math.round(this.demand.rate(now) * 100) / 100,
       overheadMs: Math.round(this.overheadMs * 100) / 100,
       decisionsTotal: this.completed + this.inline + fallbacksTotal,
@@ -393,6 +485,8 @@ export class BotPool {
     this.stopFallbackLog();
     if (this.queueTimer) clearTimeout(this.queueTimer);
     this.queueTimer = null;
+    if (this.sampleTimer) clearInterval(this.sampleTimer);
+    this.sampleTimer = null;
     for (const job of this.queue.splice(0)) this.fallback(job, 'closed');
     const slots = this.slots.splice(0);
     for (const s of slots) {
@@ -407,8 +501,12 @@ export class BotPool {
 
   // ------------------------------------------------------------------ budget
 
+  private maxBudget(): number {
+    return this.size * 1000 * this.utilization;
+  }
+
   private budgetMsPerSec(): number {
-    return this.degraded ? 0 : this.size * 1000 * this.utilization;
+    return this.degraded ? 0 : this.budget;
   }
 
   private readyWorkers(): number {
