@@ -41,6 +41,8 @@ test('with a desktop bridge: API base from the bridge, Discord opens the system 
     if (new URL(r.url()).pathname.startsWith('/api/')) apiCalls.push(r.url());
   });
 
+  // the e2e server has no Discord app configured (the button would be disabled): answer as a server that has one
+  await page.route('**/api/auth/providers', (r) => r.fulfill({ json: { discord: true } }));
   await page.goto(`${pageBase}/login`);
   await page.getByRole('button', { name: 'Sign in with Discord' }).click();
   // in the app the login happens in the system browser, which the backend sends back to spades://auth/callback

@@ -190,6 +190,8 @@ async function main(): Promise<void> {
     const collected = await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected')));
     const windowSeconds = (Date.now() - t0) / 1000;
     const serverFigures = await sampler.stop();
+    const memory = await sampler.memoryBreakdown();
+    if (memory) log(`server memory: ${memory}`, opts);
     log(
       `server RSS: peak ${serverFigures.serverRssMB?.toFixed(0)} MB in the window, ${sampler.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${serverFigures.serverCpuPct?.toFixed(0)}%`,
       opts,

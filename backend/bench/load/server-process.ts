@@ -192,6 +192,20 @@ export class ServerSampler {
     }
   }
 
+  /** Where the server's memory is, from its /metrics (JS heap, ArrayBuffers/WebAssembly memory, RSS), or null. */
+  async memoryBreakdown(): Promise<string | null> {
+    try {
+      const text = await (await fetch(`${this.url}/metrics`)).text();
+      const v = (name: string) => {
+        const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text);
+        return m ? `${(Number(m[1]) / 1048576).toFixed(0)} MB` : '?';
+      };
+      return `rss ${v('process_resident_memory_bytes')}, heap used ${v('nodejs_heap_size_used_bytes')} of ${v('nodejs_heap_size_total_bytes')}, external ${v('nodejs_external_memory_bytes')}`;
+    } catch {
+      return null;
+    }
+  }
+
   currentRssMB(): number | null {
     const p = this.proc();
     return p ? (p.rssPages * PAGE_BYTES) / 1048576 : null;
