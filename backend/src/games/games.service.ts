@@ -95,8 +95,6 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   async onApplicationBootstrap(): Promise<void> {
     const restored = await this.store.loadOpen(this.cfg.chatHistory);
     for (const t of restored) {
-      // closed after its last snapshot (the replay of its events closed it): nothing left to drive
-      if (t.rec.status === 'CLOSED' && t.rec.settlement !== 'pending') continue;
       const actor = this.tables.add(t.rec, t.seq, t.eventsSinceSnapshot);
       for (const d of t.results) actor.results.set(`${d.actor}:${d.actionId}`, { type: d.type, payload: canonicalJson(d.payload), result: d.result });
       if (actor.rec.settlement === 'pending') {

@@ -58,9 +58,6 @@ export class TableStore {
   private readonly log = new Logger('TableStore');
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
-  /** Snapshots due after their event committed, the latest per table (written in the background). */
-  private readonly deferred = new Map<string, { seq: number; rec: TableRecord }>();
-  private snapshotting: Promise<void> | null = null;
 
   constructor(
     private readonly ds: DataSource,
@@ -81,58 +78,12 @@ export class TableStore {
     this.metrics?.dbSnapshots.inc();
   }
 
-  /**
-   * Appends a write to the next group commit; resolves once its event row is committed. A snapshot at a hand or
-   * status boundary is written afterwards, off the acknowledgement path (the event rows alone already restore the
-   * table exactly; a snapshot only shortens the replay); only a finished or closed game's snapshot stays in the
-   * commit (the restore query filters on `games.status`, and the game history records the finished game with it).
-   */
+  /** Appends a write to the next group commit; resolves once it is committed. */
   append(write: TableWrite): Promise<void> {
-    const snap = write.snapshot;
-    const defer = snap !== null && snap.status !== 'COMPLETED' && snap.status !== 'CLOSED';
-    const committed = new Promise<void>((resolve, reject) => {
-      this.pending.push({ write: defer ? { ...write, snapshot: null } : write, resolve, reject });
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ write, resolve, reject });
       if (!this.flushing) this.flushing = this.flushLoop();
     });
-    if (!defer) return committed;
-    return committed.then(() => this.deferSnapshot(snap, write.seq));
-  }
-
-  /** Queues the snapshot of `rec` (including events up to `seq`); a newer one of the same table replaces it. */
-  private deferSnapshot(rec: TableRecord, seq: number): void {
-    const queued = this.deferred.get(rec.id);
-    if (!queued || queued.seq < seq) this.deferred.set(rec.id, { seq, rec });
-    if (!this.snapshotting) this.snapshotting = this.snapshotLoop();
-  }
-
-  private async snapshotLoop(): Promise<void> {
-    try {
-      while (this.deferred.size) {
-        const batch = [...this.deferred.values()].slice(0, 50);
-        for (const b of batch) if (this.deferred.get(b.rec.id) === b) this.deferred.delete(b.rec.id);
-        try {
-          await this.ds.transaction(async (m) => {
-            // never moves a table's snapshot backwards (a later one may have been written in a transaction of its own)
-            for (const b of batch) await this.writeSnapshot(m, b.rec, b.seq, true);
-          });
-        } catch (e) {
-          // nothing is lost: the event rows restore the table; its next snapshot will be written
-          this.log.warn(`background snapshot of ${batch.length} table(s) failed: ${(e as Error).message}`);
-        }
-      }
-    } finally {
-      this.snapshotting = null;
-    }
-  }
-
-  private async writeSnapshot(m: EntityManager, rec: TableRecord, seq: number, onlyForward: boolean): Promise<void> {
-    await m.query(
-      `UPDATE games SET status = $2, snapshot = $3, seq = $4, updated_at = now(),
-              finished_at = CASE WHEN $5::bigint IS NULL THEN NULL ELSE to_timestamp($5::bigint / 1000.0) END
-        WHERE id = $1${onlyForward ? ' AND seq < $4' : ''}`,
-      [rec.id, rec.status, JSON.stringify(rec), seq, rec.finishedAt],
-    );
-    this.metrics?.dbSnapshots.inc();
   }
 
   /** Runs `fn` in a transaction of its own (coins moving with a table write). */
@@ -145,9 +96,9 @@ export class TableStore {
     await this.writeBatch(m, [write]);
   }
 
-  /** Waits for the writes queued so far, snapshots included (shutdown, tests). */
+  /** Waits for the writes queued so far (shutdown, tests). */
   async drain(): Promise<void> {
-    while (this.flushing || this.snapshotting) await (this.flushing ?? this.snapshotting);
+    while (this.flushing) await this.flushing;
   }
 
   private async flushLoop(): Promise<void> {
@@ -205,7 +156,13 @@ export class TableStore {
     for (const w of writes) {
       if (w.snapshot) {
         const rec = w.snapshot;
-        await this.writeSnapshot(m, rec, w.seq, false);
+        await m.query(
+          `UPDATE games SET status = $2, snapshot = $3, seq = $4, updated_at = now(),
+                  finished_at = CASE WHEN $5::bigint IS NULL THEN NULL ELSE to_timestamp($5::bigint / 1000.0) END
+            WHERE id = $1`,
+          [rec.id, rec.status, JSON.stringify(rec), w.seq, rec.finishedAt],
+        );
+        this.metrics?.dbSnapshots.inc();
         // a game that just ended (its status changed: always a snapshot) goes to the history (issue #12)
         await recordFinishedGame(m, rec);
       }
