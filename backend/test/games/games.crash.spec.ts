@@ -168,11 +168,17 @@ describe('games crash safety (forked server process)', () => {
     h.maybeAct();
     await h.waitFor(() => h.view?.status === 'PLAYING' && h.view.play.trickNumber >= 3, 30000, 'trick 3');
     h.auto = false;
-    // poll until the table waits for us (only we can move it on: a quiescent state)
+    // poll until the table waits for us (only we can move it on: a quiescent state) — and stays so: a card the
+    // auto-player emitted just before it stopped may still be on its way (the view is the last committed state)
     let before: any;
+    const snap = (v: any) => JSON.stringify([v.currentPlayerIndex, v.hands[0], v.play.currentTrick, v.play.trickNumber]);
     for (let i = 0; i < 200; i++) {
       before = (await h.http(server.url, 'GET', `/api/games/${gameId}`)).body;
-      if (before.currentPlayerIndex === 0 && before.legalCards.length > 0) break;
+      if (before.currentPlayerIndex === 0 && before.legalCards.length > 0) {
+        await new Promise((r) => setTimeout(r, 400));
+        const again = (await h.http(server.url, 'GET', `/api/games/${gameId}`)).body;
+        if (snap(again) === snap(before)) break;
+      }
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(before.currentPlayerIndex).toBe(0);
