@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { io, Socket } from 'socket.io-client';
 import { Card, computeLegalBids, computeLegalCards, GameSettings } from '@spades/common';
 import { chooseBid, SeatScheduler, ViewKey, viewKeyOf } from './stats';
+import { randomBytes } from 'node:crypto';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- raw wire payloads
 
@@ -55,7 +56,8 @@ export const BENCH_SETTINGS: GameSettings = {
   specialRules: { allowNil: true, allowBlindNil: false, screamer: false, assassin: false },
 };
 
-const PASSWORD = 'load-bench-password';
+/** Throw-away accounts of one run: a random password per client process (never reused, never logged). */
+const PASSWORD = randomBytes(12).toString('base64url');
 const send = (m: unknown) => process.send?.(m);
 
 // ------------------------------------------------------------------ counters (reset by `mark`)
