@@ -43,8 +43,6 @@ import { canSeeInLobby, isMember, mayEnter } from './visibility';
 
 export const PRIVATE_TABLE = 'This table is private: you need an invitation';
 
-export { canonicalJson } from './table.actor';
-
 class NoChange extends Error {}
 
 /** Thrown by a command body when nothing is to change: nothing is stored or emitted, the command answers undefined. */
@@ -513,9 +511,5 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       this.log.error(`Timer of table ${actor.rec.id} failed: ${(e as Error).stack ?? e}`);
       this.timers.retryLater(actor, () => this.tables.get(actor.rec.id) === actor);
     });
-  }
-
-  hostOf(rec: TableRecord): string | null {
-    return hostId(rec);
   }
 }

@@ -133,7 +133,6 @@ export class GamesLedger {
 /** Emits to every socket of a user / to everybody (implemented over the platform's RealtimeService). */
 export abstract class GamesRealtime {
   abstract emitToUser(userId: string, event: string, payload: unknown): void;
-  abstract emitToAll(event: string, payload: unknown): void;
   /** To every socket in a room (e.g. the lobby watchers). */
   abstract emitToRoom(room: string, event: string, payload: unknown): void;
   /** Sockets of this server in a room (0 before the server exists). */
@@ -149,10 +148,6 @@ export class RealtimeGamesEmitter extends GamesRealtime {
 
   emitToUser(userId: string, event: string, payload: unknown): void {
     (this.rt.emitToUser as (u: string, e: string, p: unknown) => void).call(this.rt, userId, event, payload);
-  }
-
-  emitToAll(event: string, payload: unknown, exceptUserIds: string[] = []): void {
-    (this.rt.emitToLobby as (e: string, a: unknown[], x: string[]) => void).call(this.rt, event, [payload], exceptUserIds);
   }
 
   emitToRoom(room: string, event: string, payload: unknown): void {

@@ -122,12 +122,6 @@ export class TableFanout implements OnModuleDestroy {
     this.fullDirty = true;
   }
 
-  /** Forgets a table without telling anybody (it was never listed, or the server stops driving it). */
-  forget(id: string): void {
-    this.listed.delete(id);
-    this.privateAudience.delete(id);
-  }
-
   /**
    * A private table's list deltas go only to the users who may see it (`canSeeInLobby`: members and invitees),
    * on their own sockets; whoever stops being one gets `game_removed`. Never in the public lobby room or the full

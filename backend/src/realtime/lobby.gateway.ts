@@ -102,7 +102,7 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
 
   handleDisconnect(socket: Socket): void {
     const userId = socketUserId(socket);
-    if (userId && this.realtime.markDisconnected(userId, socket.id)) this.realtime.broadcastOnlineUsers();
+    if (userId && this.realtime.markDisconnected(userId, socket.id)) this.realtime.presenceChanged();
   }
 
   /**
@@ -166,13 +166,13 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     if (!socket.connected) return;
     if (data.userId && data.userId !== user.id) {
       socket.leave(userRoom(data.userId));
-      if (this.realtime.markDisconnected(data.userId, socket.id)) this.realtime.broadcastOnlineUsers();
+      if (this.realtime.markDisconnected(data.userId, socket.id)) this.realtime.presenceChanged();
     }
     data.userId = user.id;
     data.username = user.username;
     socket.emit('authenticated', { success: true, userId: user.id });
     const changed = this.realtime.markAuthenticated(user.id, socket.id);
-    if (changed) this.realtime.broadcastOnlineUsers();
+    if (changed) this.realtime.presenceChanged();
     for (const m of history) if (!live.has(m.id)) socket.emit('lobby_chat_message', m);
   }
 }

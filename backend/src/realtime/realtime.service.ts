@@ -152,8 +152,8 @@ export class RealtimeService implements OnModuleDestroy {
    * Presence changed: the lobby watchers get the changes coalesced into one `presence_changed {online, offline}`
    * per PRESENCE_FLUSH_MS (a reconnect storm costs a few small messages, not one full list per login).
    */
-  broadcastOnlineUsers(): void {
-    // (kept name) — what changed is recorded by markAuthenticated / markDisconnected
+  presenceChanged(): void {
+    // what changed is recorded by markAuthenticated / markDisconnected
     if (!this.server || this.presenceTimer) return;
     this.presenceTimer = setTimeout(() => this.flushPresence(), PRESENCE_FLUSH_MS);
     this.presenceTimer.unref?.();
