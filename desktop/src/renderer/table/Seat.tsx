@@ -101,7 +101,7 @@ export function SeatBadge({
       </div>
       <div className="seat-info">
         <span className="seat-name">
-          {player.username}
+          <span className="seat-name-text">{player.username}</span>
           {player.type === 'bot' && <Bot size={13} aria-hidden="true" className="muted" />}
           {player.type === 'human' && <RatingBadge userId={player.id} />}
         </span>
