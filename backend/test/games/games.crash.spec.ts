@@ -6,31 +6,17 @@
  */
 import { potFor } from '@spades/common';
 import { api, createTestApp } from '../support/test-app';
-import { Client, rewriteStoredTable, SETTINGS, storedTableIn, useFastTimers } from './helpers';
-import { ChildDb, childDb, ChildServer, startChild, withDatabase } from './support/child';
+import { Client, forkedServerSuite, rewriteStoredTable, SETTINGS, storedTableIn, useFastTimers } from './helpers';
+import { startChild, withDatabase } from './support/child';
 
 const START = 5_000_000;
 const BUY_IN = 100_000;
 
 describe('games crash safety (forked server process)', () => {
-  let db: ChildDb;
-  let server: ChildServer | null = null;
-  const clients: Client[] = [];
-
-  beforeEach(() => {
-    useFastTimers();
-    db = childDb();
-  });
-
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await server?.kill();
-    server = null;
-    await db.cleanup();
-  });
+  const f = forkedServerSuite();
 
   async function inspect<T>(fn: (q: (sql: string, params?: unknown[]) => Promise<any[]>) => Promise<T>): Promise<T> {
-    const t = await createTestApp({ dataDir: db.dataDir, env: { DATABASE_SCHEMA: db.schema } });
+    const t = await createTestApp({ dataDir: f.db.dataDir, env: { DATABASE_SCHEMA: f.db.schema } });
     try {
       return await fn((sql, params) => t.dataSource.query(sql, params));
     } finally {
@@ -39,28 +25,28 @@ describe('games crash safety (forked server process)', () => {
   }
 
   it('killed inside the settlement transaction, then restarted: everything paid exactly once, nothing lost', async () => {
-    server = await startChild(db, { GAMES_CRASH_DURING_SETTLEMENT: '1' });
+    f.server = await startChild(f.db, { GAMES_CRASH_DURING_SETTLEMENT: '1' });
     const ps: Client[] = [];
-    for (let i = 0; i < 4; i++) ps.push(await Client.create(server.url));
-    clients.push(...ps);
-    const created = await ps[0].http(server.url, 'POST', '/api/games', SETTINGS);
+    for (let i = 0; i < 4; i++) ps.push(await Client.create(f.server.url));
+    f.clients.push(...ps);
+    const created = await ps[0].http(f.server.url, 'POST', '/api/games', SETTINGS);
     const gameId = created.body.id;
-    for (let i = 1; i < 4; i++) expect((await ps[i].http(server.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
+    for (let i = 1; i < 4; i++) expect((await ps[i].http(f.server.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
     for (const p of ps) {
       await p.emit('join_game', { gameId });
       p.auto = true;
     }
     expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
-    const exit = await Promise.race([server.exited, new Promise<null>((r) => setTimeout(() => r(null), 60000).unref())]);
+    const exit = await Promise.race([f.server.exited, new Promise<null>((r) => setTimeout(() => r(null), 60000).unref())]);
     expect(exit?.signal).toBe('SIGKILL'); // died in the middle of the settlement
-    for (const c of clients.splice(0)) c.close();
+    for (const c of f.clients.splice(0)) c.close();
 
     // restart without the crash hook: the boot restore settles the game
-    server = await startChild(db);
+    f.server = await startChild(f.db);
     const a = ps[0];
     let view: any;
     for (let i = 0; i < 100; i++) {
-      view = (await api(server.url, 'GET', `/api/games/${gameId}`, { token: a.user.token })).body;
+      view = (await api(f.server.url, 'GET', `/api/games/${gameId}`, { token: a.user.token })).body;
       if (view.payouts) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -69,8 +55,8 @@ describe('games crash safety (forked server process)', () => {
     const pot = potFor(BUY_IN);
     const expected = [0, 1, 2, 3].map((s) => (s % 2 === winnerTeam ? pot / 2 : 0));
     expect(view.payouts).toEqual(expected);
-    await server.kill();
-    server = null;
+    await f.server.kill();
+    f.server = null;
 
     await inspect(async (q) => {
       const [sum] = await q(`SELECT COALESCE(SUM(balance),0)::text AS s FROM coin_accounts`);
@@ -91,20 +77,20 @@ describe('games crash safety (forked server process)', () => {
 
   it('restarted after downtime: a human whose turn deadline passed gets a fresh full turn; a seat countdown keeps its expiresAt', async () => {
     useFastTimers({ TURN_TIMEOUT_MS: '600000', SEAT_REPLACEMENT_MS: '900000' });
-    server = await startChild(db);
-    const h = await Client.create(server.url);
-    clients.push(h);
-    const gameId = (await h.http(server.url, 'POST', '/api/games', SETTINGS)).body.id;
-    for (const s of [1, 2, 3]) await h.http(server.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+    f.server = await startChild(f.db);
+    const h = await Client.create(f.server.url);
+    f.clients.push(h);
+    const gameId = (await h.http(f.server.url, 'POST', '/api/games', SETTINGS)).body.id;
+    for (const s of [1, 2, 3]) await h.http(f.server.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
     await h.emit('join_game', { gameId });
     expect((await h.emit('start_game', { gameId })).ok).toBe(true);
     // the host removes the bot in seat 1 (opposite seat 3 is a bot too): a replacement countdown runs
-    const removed = await h.http(server.url, 'POST', `/api/games/${gameId}/remove-bot-midgame`, { seatIndex: 1 });
+    const removed = await h.http(f.server.url, 'POST', `/api/games/${gameId}/remove-bot-midgame`, { seatIndex: 1 });
     expect(removed.status).toBe(200);
     // then the table waits for the human's bid (the vacated seat is played by the bot logic meanwhile)
     let before: any;
     for (let i = 0; i < 400; i++) {
-      before = (await h.http(server.url, 'GET', `/api/games/${gameId}`)).body;
+      before = (await h.http(f.server.url, 'GET', `/api/games/${gameId}`)).body;
       if (before.currentPlayerIndex === 0 && before.turnExpiresAt !== null) break;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -112,11 +98,11 @@ describe('games crash safety (forked server process)', () => {
     expect(before.players[0].timeouts).toBe(0);
     expect(before.seatReplacements).toEqual([{ seatIndex: 1, expiresAt: expect.any(Number) }]);
     const expiresAt: number = before.seatReplacements[0].expiresAt;
-    await server.kill();
+    await f.server.kill();
     h.close();
 
     // both deadlines are persisted; the downtime outlasts the turn: its stored deadline is in the past
-    await withDatabase(db, async (q) => {
+    await withDatabase(f.db, async (q) => {
       const row = await storedTableIn(q, gameId);
       expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: before.turnExpiresAt });
       expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
@@ -124,8 +110,8 @@ describe('games crash safety (forked server process)', () => {
     });
 
     const restartedAt = Date.now();
-    server = await startChild(db);
-    await h.reconnect(server.url);
+    f.server = await startChild(f.db);
+    await h.reconnect(f.server.url);
     expect((await h.emit('join_game', { gameId })).ok).toBe(true);
     await h.waitFor(() => h.view?.id === gameId && h.view.serverTime > before.serverTime, 5000, 'view after restart');
     const after = h.view;
@@ -138,11 +124,11 @@ describe('games crash safety (forked server process)', () => {
     // the countdown survived with the same deadline
     expect(after.seatReplacements).toEqual([{ seatIndex: 1, expiresAt }]);
     expect(after.players[1]).toBeNull();
-    await server.kill();
-    server = null;
+    await f.server.kill();
+    f.server = null;
 
     // the fresh deadline was persisted (and logged), the countdown untouched
-    await withDatabase(db, async (q) => {
+    await withDatabase(f.db, async (q) => {
       const row = await storedTableIn(q, gameId);
       expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: after.turnExpiresAt });
       expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
@@ -154,12 +140,12 @@ describe('games crash safety (forked server process)', () => {
 
   it('killed in the middle of a hand, then restarted: the same hand continues with the same cards and turn', async () => {
     useFastTimers({ TURN_TIMEOUT_MS: '600000' });
-    server = await startChild(db);
-    const h = await Client.create(server.url);
-    clients.push(h);
-    const created = await h.http(server.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 500 });
+    f.server = await startChild(f.db);
+    const h = await Client.create(f.server.url);
+    f.clients.push(h);
+    const created = await h.http(f.server.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 500 });
     const gameId = created.body.id;
-    for (const s of [1, 2, 3]) await h.http(server.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+    for (const s of [1, 2, 3]) await h.http(f.server.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
     await h.emit('join_game', { gameId });
     await h.emit('start_game', { gameId });
     // play until the middle of the first hand, then stop acting on our turn
@@ -173,21 +159,21 @@ describe('games crash safety (forked server process)', () => {
     let before: any;
     const snap = (v: any) => JSON.stringify([v.currentPlayerIndex, v.hands[0], v.play.currentTrick, v.play.trickNumber]);
     for (let i = 0; i < 200; i++) {
-      before = (await h.http(server.url, 'GET', `/api/games/${gameId}`)).body;
+      before = (await h.http(f.server.url, 'GET', `/api/games/${gameId}`)).body;
       if (before.currentPlayerIndex === 0 && before.legalCards.length > 0) {
         await new Promise((r) => setTimeout(r, 400));
-        const again = (await h.http(server.url, 'GET', `/api/games/${gameId}`)).body;
+        const again = (await h.http(f.server.url, 'GET', `/api/games/${gameId}`)).body;
         if (snap(again) === snap(before)) break;
       }
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(before.currentPlayerIndex).toBe(0);
     expect(before.hands[0].length).toBeGreaterThan(0);
-    await server.kill(); // a real crash (SIGKILL)
+    await f.server.kill(); // a real crash (SIGKILL)
     h.close();
 
-    server = await startChild(db);
-    await h.reconnect(server.url);
+    f.server = await startChild(f.db);
+    await h.reconnect(f.server.url);
     const ack = await h.emit('join_game', { gameId });
     expect(ack.ok).toBe(true);
     await h.waitFor(() => h.view?.id === gameId && h.view.serverTime > before.serverTime, 5000, 'view after restart');

@@ -4,6 +4,7 @@
  * and (optionally) play automatically from their own `game_update` view only (like a real client).
  */
 import { restoreRecord } from '../../src/games/table.delta';
+import { ChildDb, childDb, ChildServer } from './support/child';
 import { Card, dealFromSeed, fromHex, seedCommitment } from '@spades/common';
 import { AccountRef, CoinsService } from '../../src/coins/coins.service';
 import { api, connectSocket, createTestApp, registerUser, RegisteredUser, TestApp, TestSocket } from '../support/test-app';
@@ -330,4 +331,26 @@ export async function waitHumanTurn(t: TestApp, gameId: string, timeoutMs = 2000
 /** 'u joined the game.' messages a client received. */
 export function joinedMessages(c: Client, username: string): any[] {
   return c.events('chat_message').filter((m) => m.message.userId === 'system' && m.message.message === `${username} joined the game.`);
+}
+
+/** State of a suite that forks real server processes (crash tests): a fresh database per test, clients closed and the server killed after it. */
+export interface ForkedServers {
+  db: ChildDb;
+  server: ChildServer | null;
+  clients: Client[];
+}
+
+export function forkedServerSuite(): ForkedServers {
+  const f = { server: null, clients: [] } as unknown as ForkedServers;
+  beforeEach(() => {
+    useFastTimers();
+    f.db = childDb();
+  });
+  afterEach(async () => {
+    for (const c of f.clients.splice(0)) c.close();
+    await f.server?.kill();
+    f.server = null;
+    await f.db.cleanup();
+  });
+  return f;
 }
