@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 /** Empty strings count as "not set" so `FOO=` in a compose file behaves like an absent variable. */
@@ -85,6 +86,14 @@ export const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: intInRange('LOGIN_MAX_FAILURES_PER_IP', 1, 10000, 100),
   TRUST_PROXY: optionalString,
   REGISTER_MAX_PER_IP: intInRange('REGISTER_MAX_PER_IP', 1, 100000, 100),
+  NODE_ID: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'NODE_ID must be 1-100 letters, digits, dots, dashes, underscores or colons')
+      .optional(),
+  ),
+  CLUSTER_LEASE_MS: intInRange('CLUSTER_LEASE_MS', 1000, 600000, 5000),
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z
@@ -130,6 +139,12 @@ export abstract class AppConfig {
   registerMaxPerIp!: number;
   /** socket.io broadcasts go through Redis pub/sub when set (servers sharing a database reach each other's sockets). */
   redisUrl?: string;
+  /**
+   * Several nodes (issue #13): on when both DATABASE_URL (a shared PostgreSQL) and REDIS_URL are set. `nodeId`
+   * names this process among them (NODE_ID, else `<hostname>:<port>`: stable across restarts of one replica);
+   * a node whose heartbeat is older than `leaseMs` is dead and its tables are taken over.
+   */
+  cluster!: { enabled: boolean; nodeId: string; leaseMs: number };
 }
 
 export class ConfigValidationError extends Error {
@@ -224,6 +239,11 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
     registerMaxPerIp: e.REGISTER_MAX_PER_IP,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL,
+    cluster: {
+      enabled: !!e.REDIS_URL && !!e.DATABASE_URL,
+      nodeId: e.NODE_ID ?? `${hostname()}:${e.PORT}`,
+      leaseMs: e.CLUSTER_LEASE_MS,
+    },
   };
   return config;
 }
