@@ -9,6 +9,7 @@ import { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { GamesModule } from './games/games.module';
 import { AuthModule } from './auth/auth.module';
+import { ClusterModule } from './cluster/cluster.module';
 import { CoinsModule } from './coins/coins.module';
 import { HealthModule } from './health/health.module';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
@@ -27,6 +28,7 @@ import { UsersModule } from './users/users.module';
  */
 export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   MetricsModule,
+  ClusterModule,
   CoinsModule,
   StatsModule,
   RatingsModule,

@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
@@ -14,6 +13,7 @@ import { compressionMiddleware } from './common/delivery';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/config.schema';
+import { redisChannelKey } from './config/redis-key';
 
 /** JSON body cap: a 512 KB avatar is ~700 KB as base64. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -60,14 +60,7 @@ export function corsOriginCheck(config: AppConfig) {
   };
 }
 
-/**
- * The Redis pub/sub channel prefix: servers on the same database (and schema) share it, so they reach each other's
- * sockets; servers on other databases that happen to share the Redis never see each other's broadcasts.
- */
-export function redisChannelKey(config: AppConfig): string {
-  const db = config.databaseUrl ? `${config.databaseUrl}#${config.databaseSchema ?? ''}` : `embedded:${config.dataDir}`;
-  return `spades:${createHash('sha256').update(db).digest('hex').slice(0, 16)}`;
-}
+export { redisChannelKey } from './config/redis-key';
 
 /**
  * socket.io on the HTTP server with the same CORS policy as HTTP. With REDIS_URL, rooms are broadcast through

@@ -21,10 +21,10 @@ describeWithRedis('REDIS_URL: socket.io broadcasts across servers on one databas
   const track = (s: TestSocket) => (open.push(s), s);
 
   beforeAll(async () => {
-    a = await createTestApp({ env: { REDIS_URL } });
+    a = await createTestApp({ env: { REDIS_URL, NODE_ID: 'redis-spec-a' } });
     // a second server on the SAME schema and JWT secret (two instances of one deployment)
     b = await createTestApp({
-      env: { REDIS_URL, DATABASE_SCHEMA: a.config.databaseSchema, JWT_SECRET: a.config.jwtSecret },
+      env: { REDIS_URL, NODE_ID: 'redis-spec-b', DATABASE_SCHEMA: a.config.databaseSchema, JWT_SECRET: a.config.jwtSecret },
     });
     // an unrelated deployment (its own schema) on the same Redis
     other = await createTestApp({ env: { REDIS_URL } });

@@ -108,7 +108,7 @@ export class GamesGateway {
       const full = obj(data).full === true;
       await c.join(full ? [LOBBY_VIEW_ROOM, LOBBY_LIST_FULL_ROOM] : LOBBY_VIEW_ROOM);
       if (!full) await c.leave(LOBBY_LIST_FULL_ROOM);
-      c.emit('games_updated', this.games.list(userId));
+      c.emit('games_updated', await this.games.list(userId));
       c.emit('online_users', this.realtime.onlineUserIds());
       return {};
     });

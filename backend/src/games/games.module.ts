@@ -8,6 +8,7 @@ import { GamesService } from './games.service';
 import { GamesSettlement } from './games.settlement';
 import { TableFanout } from './table.fanout';
 import { TableStore } from './table.store';
+import { TableOwnership } from './table.ownership';
 import { ChatBlocks } from './chat-visibility';
 import { AbandonedTables } from './abandoned-tables';
 import { ParticipantsService } from './participants.service';
@@ -26,6 +27,7 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
     GamesLedger,
     TableStore,
+    TableOwnership,
     TableFanout,
     GamesSettlement,
     ParticipantsService,

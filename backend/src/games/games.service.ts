@@ -6,10 +6,21 @@
  * (table.fanout.ts) and the timers re-arm from the stored deadlines (table.timers.ts). Settlement of a finished
  * rated game runs right after, exactly once (games.settlement.ts).
  */
-import { Inject, Injectable, Logger, NotFoundException, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import { GameInvitation, validateSettings } from '@spades/common';
 import { randomUUID } from 'node:crypto';
 import { BotPool } from '../bots/bot-pool';
+import { ClusterBus, NodeUnreachable, RemoteError } from '../cluster/cluster.bus';
+import { ClusterNodes } from '../cluster/cluster.nodes';
 import { MetricsService } from '../metrics/metrics.service';
 import { ChatBlocks, visibleChat } from './chat-visibility';
 import { GAMES_CONFIG } from './games.config';
@@ -36,7 +47,8 @@ import {
 import { canonicalJson, TableActor, TableRegistry } from './table.actor';
 import { needsSnapshot, tableDelta } from './table.delta';
 import { TableFanout } from './table.fanout';
-import { TableStore, TableWrite } from './table.store';
+import { FencedError, TableOwnership } from './table.ownership';
+import { RestoredTable, TableStore, TableWrite } from './table.store';
 import { TableTimers } from './table.timers';
 import { listItem, tableView } from './wire';
 import { canSeeInLobby, isMember, mayEnter } from './visibility';
@@ -49,6 +61,35 @@ class NoChange extends Error {}
 class Unchanged extends Error {}
 
 export const DUPLICATE_ACTION_ID = 'Duplicate action id';
+
+/** The table left this node (handed over or taken over) while a command waited in its queue: route it again. */
+class Moved extends Error {}
+
+/** Table commands another node may forward to the owner (issue #13): the façade's methods, by name. */
+const ROUTED = [
+  'view',
+  'join',
+  'joinOrWatch',
+  'spectate',
+  'inviteToken',
+  'revokeInviteToken',
+  'invitePlayer',
+  'declineInvitation',
+  'leave',
+  'inviteBot',
+  'removeBot',
+  'start',
+  'act',
+  'startNewHand',
+  'playAgain',
+  'chat',
+] as const;
+type RoutedMethod = (typeof ROUTED)[number];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Tables one failover round takes over (the other survivors take the rest in the same round). */
+const CLAIM_PER_ROUND = 50;
+/** Error code of a forwarded command that reached a node which does not own the table (the caller looks again). */
+const NOT_OWNER = 'NOT_OWNER';
 
 export interface CommandOptions {
   type: string;
@@ -64,6 +105,14 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   readonly machine: TableMachine;
   private readonly timers: TableTimers;
   private stopping = false;
+  /** Several nodes (issue #13): DATABASE_URL + REDIS_URL. */
+  private readonly cluster: boolean;
+  /** Where tables of other nodes were last seen (gameId → node), until a forward says otherwise. */
+  private readonly owners = new Map<string, string>();
+  /** Tables being loaded here after a take-over (one load per table). */
+  private readonly adopting = new Map<string, Promise<void>>();
+  private failoverRunning = false;
+  private drained: Promise<void> | null = null;
 
   constructor(
     @Inject(GAMES_CONFIG) readonly cfg: GamesConfig,
@@ -74,10 +123,14 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     @Optional() private readonly bots?: BotPool,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly chatBlocks?: ChatBlocks,
+    @Optional() private readonly ownership?: TableOwnership,
+    @Optional() private readonly bus?: ClusterBus,
+    @Optional() private readonly nodes?: ClusterNodes,
   ) {
+    this.cluster = !!(ownership && bus?.enabled && nodes?.enabled);
     this.machine = new TableMachine(cfg);
     this.timers = new TableTimers(this.machine, cfg, (actor) => this.due(actor), bots);
-    fanout.setListProvider(() => this.list());
+    fanout.setListProvider(() => this.list(), this.cluster);
     if (metrics) {
       metrics.gauge('spades_live_tables', 'Open tables driven by this server', () => this.tables.size);
       metrics.gauge('spades_playing_tables', 'Tables with a game in progress', () => {
@@ -91,22 +144,235 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   // ------------------------------------------------------------------ boot / shutdown
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.cluster) return this.joinCluster();
     const restored = await this.store.loadOpen(this.cfg.chatHistory);
-    for (const t of restored) {
-      const actor = this.tables.add(t.rec, t.seq, t.eventsSinceSnapshot);
-      for (const d of t.results) actor.results.set(`${d.actor}:${d.actionId}`, { type: d.type, payload: canonicalJson(d.payload), result: d.result });
-      if (actor.rec.settlement === 'pending') {
-        actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.log.error(`settlement of ${actor.rec.id}: ${(e as Error).message}`));
-      }
-      const turn = this.restoreTurn(actor);
-      this.timers.arm(actor);
-      await turn;
-      if (actor.rec.status !== 'CLOSED') this.fanout.lobby(actor.rec);
-    }
+    for (const t of restored) await this.install(t);
     if (restored.length) this.log.log(`Restored ${restored.length} table(s)`);
   }
 
+  /** Drives a stored table on this node: restored record, idempotent results, pending settlement, turn, timers. */
+  private async install(t: RestoredTable): Promise<void> {
+    if (this.tables.get(t.rec.id)) return;
+    const actor = this.tables.add(t.rec, t.seq, t.eventsSinceSnapshot, this.cluster ? t.epoch : null);
+    this.owners.delete(t.rec.id);
+    for (const d of t.results) actor.results.set(`${d.actor}:${d.actionId}`, { type: d.type, payload: canonicalJson(d.payload), result: d.result });
+    if (actor.rec.settlement === 'pending') {
+      actor.queue = actor.queue.then(() => this.settle(actor)).catch((e) => this.settlementFailed(actor, e));
+    }
+    const turn = this.restoreTurn(actor);
+    this.timers.arm(actor);
+    await turn;
+    if (actor.rec.status !== 'CLOSED') this.fanout.lobby(actor.rec);
+  }
+
+  // ------------------------------------------------------------------ several nodes (issue #13)
+
   /**
+   * Joins the cluster: answers forwarded commands, registers (heartbeat with its load), takes over the tables
+   * a previous run of this node owned and those of dead nodes, then keeps looking for dead nodes' tables after
+   * every heartbeat round.
+   */
+  private async joinCluster(): Promise<void> {
+    const bus = this.bus!;
+    const nodes = this.nodes!;
+    bus.handle('games', (args) => this.remote(args));
+    bus.handle('create', (args) => {
+      const [settings, creator, opts] = args as [unknown, Participant, { private?: boolean }];
+      return this.createHere(settings, creator, opts ?? {});
+    });
+    bus.handle('list', (args) => this.localList((args[0] as string | null) ?? null));
+    bus.handle('invitations', (args) => this.localInvitations(args[0] as string));
+    bus.handle('seated', (args) => this.tables.tableOfSeatedUser(args[0] as string)?.id ?? null);
+    bus.handle('adopt', async (args) => {
+      await this.adopt(args[0] as string[]);
+      return true;
+    });
+    await bus.start();
+    nodes.setLoadProvider(() => ({ liveTables: this.tables.size, botQueue: this.bots?.stats().queueDepth ?? 0 }));
+    await nodes.start();
+    const claimed = await this.ownership!.claimOrphans(nodes.nodeId, nodes.live(), 1_000_000, true);
+    await this.adopt(claimed.map((c) => c.id));
+    if (claimed.length) this.log.log(`Took over ${claimed.length} table(s)`);
+    nodes.onRound(() => void this.failoverRound());
+  }
+
+  /** After a heartbeat round: the tables of nodes that stopped beating (or of none) are taken over here. */
+  private async failoverRound(): Promise<void> {
+    if (this.failoverRunning || this.stopping || this.nodes!.isDraining) return;
+    this.failoverRunning = true;
+    try {
+      const claimed = await this.ownership!.claimOrphans(this.nodes!.nodeId, this.nodes!.live(), CLAIM_PER_ROUND);
+      if (!claimed.length) return;
+      this.log.log(`Taking over ${claimed.length} table(s) of a node that stopped`);
+      await this.adopt(claimed.map((c) => c.id));
+    } catch (e) {
+      this.log.warn(`failover round: ${(e as Error).message}`);
+    } finally {
+      this.failoverRunning = false;
+    }
+  }
+
+  /** Loads tables this node now owns (take-over, hand-over) and drives them; one load per table at a time. */
+  private async adopt(ids: string[]): Promise<void> {
+    const todo = ids.filter((id) => !this.tables.get(id));
+    const waits = todo.map((id) => this.adopting.get(id)).filter((p): p is Promise<void> => !!p);
+    const fresh = todo.filter((id) => !this.adopting.has(id));
+    if (fresh.length) {
+      const load = (async () => {
+        for (const t of await this.store.loadOpen(this.cfg.chatHistory, fresh)) await this.install(t);
+      })();
+      for (const id of fresh) this.adopting.set(id, load);
+      load.finally(() => fresh.forEach((id) => this.adopting.delete(id))).catch(() => undefined);
+      waits.push(load);
+    }
+    await Promise.all(waits);
+  }
+
+  /**
+   * Runs a table command where the table lives: here when this node drives it (or owns it in the database and
+   * loads it now, or takes it over from a dead owner), else on the owner through the cluster bus; the caller
+   * gets the owner's answer or error. A table that moves while the command waits is looked up again.
+   */
+  private async routed<T>(gameId: string, method: RoutedMethod, args: unknown[], local: () => Promise<T>, attempt = 0): Promise<T> {
+    if (!this.cluster || this.tables.get(gameId) || typeof gameId !== 'string' || !UUID.test(gameId)) return this.retryMoved(gameId, method, args, local, attempt);
+    const node = await this.whereIs(gameId);
+    if (node === null) return this.retryMoved(gameId, method, args, local, attempt);
+    try {
+      return await this.bus!.call<T>(node, 'games', [method, args]);
+    } catch (e) {
+      const moved = (e instanceof RemoteError && e.code === NOT_OWNER) || e instanceof NodeUnreachable;
+      if (!moved || attempt >= 4) {
+        if (e instanceof NodeUnreachable) throw new TableError('The table is moving to another server: try again', 503);
+        throw e;
+      }
+      this.owners.delete(gameId);
+      if (e instanceof NodeUnreachable) await delay(200 * (attempt + 1));
+      return this.routed(gameId, method, args, local, attempt + 1);
+    }
+  }
+
+  private async retryMoved<T>(gameId: string, method: RoutedMethod, args: unknown[], local: () => Promise<T>, attempt: number): Promise<T> {
+    try {
+      return await local();
+    } catch (e) {
+      if (!(e instanceof Moved || e instanceof FencedError) || attempt >= 4) throw e;
+      return this.routed(gameId, method, args, local, attempt + 1);
+    }
+  }
+
+  /**
+   * The node that drives a table of another node; null when this node should run the command itself (it drives
+   * or now owns the table, the table is unknown or closed: the local path answers 404 / closed).
+   */
+  private async whereIs(gameId: string): Promise<string | null> {
+    const cached = this.owners.get(gameId);
+    if (cached && this.nodes!.isLive(cached)) return cached;
+    for (let i = 0; i < 3; i++) {
+      const owner = await this.ownership!.ownerOf(gameId);
+      if (!owner) return null;
+      const me = this.nodes!.nodeId;
+      if (owner.node === me) {
+        await this.adopt([gameId]);
+        return null;
+      }
+      if (owner.node && this.nodes!.isLive(owner.node)) {
+        this.owners.set(gameId, owner.node);
+        return owner.node;
+      }
+      // the owner stopped (or there is none): take the table over now, unless it is closed
+      if (this.nodes!.isDraining) return null;
+      const epoch = await this.ownership!.claim(gameId, me, owner);
+      if (epoch !== null) {
+        await this.adopt([gameId]);
+        return null;
+      }
+      const again = await this.ownership!.ownerOf(gameId);
+      if (!again || again.epoch === owner.epoch) return null; // not open: closed or settled
+    }
+    return null;
+  }
+
+  /** A command forwarded by another node: run it if this node owns the table (loading it if needed). */
+  private async remote(args: unknown[]): Promise<unknown> {
+    const [method, raw] = args as [string, unknown[]];
+    if (!(ROUTED as readonly string[]).includes(method) || !Array.isArray(raw)) throw new TableError('Unknown command', 400);
+    // JSON turns undefined arguments into null: none of these methods takes null where undefined means "not given"
+    const a = raw.map((v) => (v === null ? undefined : v));
+    const gameId = a[0] as string;
+    if (!this.tables.get(gameId)) {
+      const owner = await this.ownership!.ownerOf(gameId);
+      if (owner?.node !== this.nodes!.nodeId) throw new RemoteError('Not the owner of this table', 409, NOT_OWNER);
+      await this.adopt([gameId]);
+    }
+    const fn = (this as unknown as Record<string, (...x: unknown[]) => Promise<unknown>>)[method];
+    return fn.apply(this, a);
+  }
+
+  /** Asks every other live node (for their part of the lobby, seats, invitations); nodes that do not answer are skipped. */
+  private async others<T>(method: string, args: unknown[]): Promise<T[]> {
+    if (!this.cluster) return [];
+    const me = this.nodes!.nodeId;
+    const answers = await Promise.allSettled(
+      this.nodes!.live()
+        .filter((n) => n !== me)
+        .map((n) => this.bus!.call<T>(n, method, args, 3000)),
+    );
+    return answers.filter((r): r is PromiseFulfilledResult<Awaited<T>> => r.status === 'fulfilled').map((r) => r.value as T);
+  }
+
+  /** Whether the user holds a seat at an open table on any node. */
+  private async seatedAnywhere(userId: string): Promise<string | null> {
+    const here = this.tables.tableOfSeatedUser(userId);
+    if (here) return here.id;
+    for (const id of await this.others<string | null>('seated', [userId])) if (id) return id;
+    return null;
+  }
+
+  /**
+   * Drain (SIGTERM on a node of several): stop taking new tables, hand every table over to the least-loaded
+   * other node (in its queue: the commands already queued run first, later ones are forwarded), then leave the
+   * registry. A table that cannot be handed over (no other node) stays owned by this node id: a restart of this
+   * replica, or the others after the lease, take it over.
+   */
+  drain(): Promise<void> {
+    if (!this.cluster) return Promise.resolve();
+    this.drained ??= this.doDrain();
+    return this.drained;
+  }
+
+  private async doDrain(): Promise<void> {
+    const nodes = this.nodes!;
+    await nodes.drain();
+    await nodes.beat();
+    const actors = [...this.tables.all()];
+    let moved = 0;
+    const counts = new Map(nodes.accepting().map((n) => [n.id, n.liveTables]));
+    counts.delete(nodes.nodeId);
+    for (const actor of actors) {
+      if (!counts.size) break;
+      const [to] = [...counts.entries()].sort((x, y) => x[1] - y[1])[0];
+      const handed = (actor.queue = actor.queue.then(async () => {
+        if (actor.gone) return false;
+        this.timers.cancel(actor);
+        this.timers.dropPlan(actor);
+        const ok = actor.epoch !== null && (await this.ownership!.handOver(actor.rec.id, actor.epoch, to));
+        actor.gone = true;
+        this.tables.remove(actor);
+        if (!ok) return false;
+        this.owners.set(actor.rec.id, to);
+        return true;
+      }));
+      if (await handed.catch(() => false)) {
+        moved++;
+        counts.set(to, (counts.get(to) ?? 0) + 1);
+        await this.bus!.call(to, 'adopt', [[actor.rec.id]]).catch((e) => this.log.warn(`${to} did not load ${actor.rec.id}: ${(e as Error).message}`));
+      }
+    }
+    this.log.log(`Drained: handed ${moved} of ${actors.length} table(s) over`);
+    await nodes.leave();
+  }
+
+    /**
    * After downtime a human whose turn it is gets a fresh full turn (persisted): a deadline that passed while the
    * server was down must not charge them a timeout. Every other deadline (bot, trick, summary, result, seat
    * replacement) keeps its stored value and fires at once when due.
@@ -123,8 +389,12 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     }).catch((err) => this.log.error(`restoring the turn of ${rec.id}: ${(err as Error).message}`));
   }
 
-  /** Timers stop first, before the socket.io adapter (and its Redis clients) closes. */
-  onModuleDestroy(): void {
+  /**
+   * First shutdown hook, while sockets, Redis and the database are still open: on a node of several, the tables
+   * are handed over (drain); then the timers stop, before the socket.io adapter (and its Redis clients) closes.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await this.drain().catch((e) => this.log.error(`drain: ${(e as Error).message}`));
     this.onApplicationShutdown();
   }
 
@@ -150,7 +420,18 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   /** The lobby list as `userId` may see it (private tables only for their members and invitees; null: public only). */
-  list(userId: string | null = null): GameListItem[] {
+  async list(userId: string | null = null): Promise<GameListItem[]> {
+    if (!this.cluster) return this.localList(userId);
+    const parts = [this.localList(userId), ...(await this.others<GameListItem[]>('list', [userId]))];
+    const seen = new Set<string>();
+    return parts
+      .flat()
+      .filter((g) => !seen.has(g.id) && !!seen.add(g.id))
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  }
+
+  /** This node's tables in the lobby list. */
+  localList(userId: string | null = null): GameListItem[] {
     return [...this.tables.all()]
       .map((a) => a.rec)
       .filter((r) => r.status !== 'CLOSED' && canSeeInLobby(r, userId))
@@ -160,13 +441,15 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   /** The caller's own view: their seat's view when seated, else the spectator view. 404 when unknown. */
   async view(gameId: string, userId: string, invite?: unknown): Promise<TableView> {
-    const rec = await this.record(gameId);
-    if (rec.status !== 'CLOSED' && !mayEnter(rec, userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
-    const seat = seatOf(rec, userId);
-    const view = tableView(rec, seat ?? 'spectator', Date.now());
-    // blocks (issue 15): the caller never sees the chat of players they block
-    if (this.chatBlocks && view.chat) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
-    return view;
+    return this.routed(gameId, 'view', [gameId, userId, invite], async () => {
+      const rec = await this.record(gameId);
+      if (rec.status !== 'CLOSED' && !mayEnter(rec, userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+      const seat = seatOf(rec, userId);
+      const view = tableView(rec, seat ?? 'spectator', Date.now());
+      // blocks (issue 15): the caller never sees the chat of players they block
+      if (this.chatBlocks && view.chat) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
+      return view;
+    });
   }
 
   async record(gameId: string): Promise<TableRecord> {
@@ -180,19 +463,35 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   // ------------------------------------------------------------------ commands
 
+  /** A new table, on the least-loaded node (issue #13; this one when alone or when the chosen node is gone). */
   async create(settingsInput: unknown, creator: Participant, opts: { private?: boolean } = {}): Promise<TableView> {
+    if (this.cluster) {
+      const target = this.nodes!.leastLoaded();
+      if (target !== this.nodes!.nodeId) {
+        try {
+          return await this.bus!.call<TableView>(target, 'create', [settingsInput, creator, opts]);
+        } catch (e) {
+          if (!(e instanceof NodeUnreachable)) throw e;
+          if (this.nodes!.isDraining) throw new TableError('This server is restarting: try again', 503);
+        }
+      }
+    }
+    return this.createHere(settingsInput, creator, opts);
+  }
+
+  private async createHere(settingsInput: unknown, creator: Participant, opts: { private?: boolean }): Promise<TableView> {
     const v = validateSettings(settingsInput);
     if (!v.ok) throw new TableError(v.message);
     await this.ledger.assertCanAfford(creator.userId, v.settings.buyIn);
-    if (this.tables.tableOfSeatedUser(creator.userId)) throw new TableError('You are already seated at another table');
+    if (await this.seatedAnywhere(creator.userId)) throw new TableError('You are already seated at another table');
     const id = randomUUID();
     const rec = newTable(id, v.settings, creator, Date.now(), opts);
     const fx = newEffects('create');
     this.machine.announce(rec, fx, creator);
     fx.lobby = true;
-    await this.store.insertNew(rec, creator.userId, { settings: v.settings });
+    await this.store.insertNew(rec, creator.userId, { settings: v.settings }, this.cluster ? this.nodes!.nodeId : null);
     // a concurrent create by the same user may have won the race meanwhile: the table exists, it is theirs
-    this.tables.add(rec, 1);
+    this.tables.add(rec, 1, 0, this.cluster ? 1 : null);
     this.metrics?.actions.inc({ type: 'create', outcome: 'ok' });
     await this.fanout.table(null, rec, fx);
     return tableView(rec, 0, Date.now());
@@ -203,17 +502,19 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
    * current invite token). Coming with an invitation and no seat asked: watch when no seat is free.
    */
   join(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
-    return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
-      if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
-      const invited = invite !== undefined || (rec.invitations ?? []).some((i) => i.userId === user.userId);
-      try {
-        await this.sit(rec, fx, user, seat);
-      } catch (e) {
-        if (!invited || seat !== undefined || !(e instanceof TableError) || isMember(rec, user.userId) || rec.status === 'CLOSED') throw e;
-        fx.logType = 'spectate';
-        this.machine.spectate(rec, fx, user);
-      }
-    }).then(() => this.view(gameId, user.userId));
+    return this.routed(gameId, 'join', [gameId, user, seat, invite], async () => {
+      return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
+        if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+        const invited = invite !== undefined || (rec.invitations ?? []).some((i) => i.userId === user.userId);
+        try {
+          await this.sit(rec, fx, user, seat);
+        } catch (e) {
+          if (!invited || seat !== undefined || !(e instanceof TableError) || isMember(rec, user.userId) || rec.status === 'CLOSED') throw e;
+          fx.logType = 'spectate';
+          this.machine.spectate(rec, fx, user);
+        }
+      }).then(() => this.view(gameId, user.userId));
+    });
   }
 
   /**
@@ -222,8 +523,8 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
    */
   private async sit(rec: TableRecord, fx: Effects, user: Participant, seat: number | undefined): Promise<void> {
     if (seatOf(rec, user.userId) === null) {
-      const other = this.tables.tableOfSeatedUser(user.userId);
-      if (other && other.id !== rec.id) throw new TableError('You are already seated at another table');
+      const other = this.tables.tableOfSeatedUser(user.userId)?.id ?? (this.cluster ? await this.seatedAnywhere(user.userId) : null);
+      if (other && other !== rec.id) throw new TableError('You are already seated at another table');
       if (rec.status === 'WAITING') await this.ledger.assertCanAfford(user.userId, rec.settings.buyIn);
       await this.ledger.assertRatedAllowed(rec, user.userId, user); // issue #11: banned from rated tables
     }
@@ -236,72 +537,90 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
    * else: sit like an explicit join (the given seat, or a free/open seat), or watch when no seat is free.
    */
   async joinOrWatch(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
-    const rec = await this.record(gameId);
-    if (this.machine.socketJoinMode(rec, user.userId) === 'member') return this.view(gameId, user.userId);
-    await this.command(gameId, { type: 'join_game', actor: user.userId, payload: { seat } }, async (draft, fx) => {
-      const mode = this.machine.socketJoinMode(draft, user.userId);
-      if (mode === 'member') throw new Unchanged();
-      if (!mayEnter(draft, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
-      if (mode === 'sit') {
-        try {
-          fx.logType = 'join';
-          await this.sit(draft, fx, user, seat);
-          return;
-        } catch (e) {
-          if (seat !== undefined || !(e instanceof TableError)) throw e;
+    return this.routed(gameId, 'joinOrWatch', [gameId, user, seat, invite], async () => {
+      const rec = await this.record(gameId);
+      if (this.machine.socketJoinMode(rec, user.userId) === 'member') return this.view(gameId, user.userId);
+      await this.command(gameId, { type: 'join_game', actor: user.userId, payload: { seat } }, async (draft, fx) => {
+        const mode = this.machine.socketJoinMode(draft, user.userId);
+        if (mode === 'member') throw new Unchanged();
+        if (!mayEnter(draft, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+        if (mode === 'sit') {
+          try {
+            fx.logType = 'join';
+            await this.sit(draft, fx, user, seat);
+            return;
+          } catch (e) {
+            if (seat !== undefined || !(e instanceof TableError)) throw e;
+          }
         }
-      }
-      fx.logType = 'spectate';
-      this.machine.spectate(draft, fx, user);
+        fx.logType = 'spectate';
+        this.machine.spectate(draft, fx, user);
+      });
+      return this.view(gameId, user.userId);
     });
-    return this.view(gameId, user.userId);
   }
 
   spectate(gameId: string, user: Participant, invite?: unknown): Promise<TableView> {
-    return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
-      if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
-      this.machine.spectate(rec, fx, user);
-    }).then(() => this.view(gameId, user.userId));
+    return this.routed(gameId, 'spectate', [gameId, user, invite], async () => {
+      return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
+        if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+        this.machine.spectate(rec, fx, user);
+      }).then(() => this.view(gameId, user.userId));
+    });
   }
 
   // ------------------------------------------------------------------ invitations (issue #12)
 
   /** The invite token (host only), created on first use; `renew`: a new one (the old link stops working). */
   async inviteToken(gameId: string, userId: string, renew = false): Promise<string> {
-    const rec = await this.record(gameId);
-    if (!renew && rec.inviteToken && hostId(rec) === userId) return rec.inviteToken;
-    const token = newInviteToken();
-    await this.command(gameId, { type: renew ? 'renew_invite_link' : 'create_invite_link', actor: userId }, (draft) => {
-      this.machine.setInviteToken(draft, userId, token);
+    return this.routed(gameId, 'inviteToken', [gameId, userId, renew], async () => {
+      const rec = await this.record(gameId);
+      if (!renew && rec.inviteToken && hostId(rec) === userId) return rec.inviteToken;
+      const token = newInviteToken();
+      await this.command(gameId, { type: renew ? 'renew_invite_link' : 'create_invite_link', actor: userId }, (draft) => {
+        this.machine.setInviteToken(draft, userId, token);
+      });
+      return token;
     });
-    return token;
   }
 
   /** Host only: the invite link stops working (a new one can be made later). */
   revokeInviteToken(gameId: string, userId: string): Promise<{ success: true }> {
-    return this.command(gameId, { type: 'revoke_invite_link', actor: userId }, (draft) => {
-      this.machine.setInviteToken(draft, userId, null);
-      return { success: true as const };
+    return this.routed(gameId, 'revokeInviteToken', [gameId, userId], async () => {
+      return this.command(gameId, { type: 'revoke_invite_link', actor: userId }, (draft) => {
+        this.machine.setInviteToken(draft, userId, null);
+        return { success: true as const };
+      });
     });
   }
 
   /** In-app invitation of another user (the caller checked the friendship: ParticipantsService.assertCanInvite). */
   invitePlayer(gameId: string, from: Participant, to: Participant, reserveSeat: boolean): Promise<{ ok: true; reservedSeat: number | null }> {
-    return this.command(gameId, { type: 'invite_player', actor: from.userId, payload: { userId: to.userId, reserveSeat } }, (draft, fx) => {
-      const inv = this.machine.invite(draft, fx, from, to, reserveSeat);
-      return { ok: true as const, reservedSeat: inv.seat };
+    return this.routed(gameId, 'invitePlayer', [gameId, from, to, reserveSeat], async () => {
+      return this.command(gameId, { type: 'invite_player', actor: from.userId, payload: { userId: to.userId, reserveSeat } }, (draft, fx) => {
+        const inv = this.machine.invite(draft, fx, from, to, reserveSeat);
+        return { ok: true as const, reservedSeat: inv.seat };
+      });
     });
   }
 
   declineInvitation(gameId: string, userId: string): Promise<{ ok: true }> {
-    return this.command(gameId, { type: 'decline_invitation', actor: userId }, (draft, fx) => {
-      this.machine.decline(draft, fx, userId);
-      return { ok: true as const };
+    return this.routed(gameId, 'declineInvitation', [gameId, userId], async () => {
+      return this.command(gameId, { type: 'decline_invitation', actor: userId }, (draft, fx) => {
+        this.machine.decline(draft, fx, userId);
+        return { ok: true as const };
+      });
     });
   }
 
-  /** Pending invitations of a user at open tables. */
-  invitationsFor(userId: string): GameInvitation[] {
+  /** Pending invitations of a user at open tables (every node's). */
+  async invitationsFor(userId: string): Promise<GameInvitation[]> {
+    const mine = this.localInvitations(userId);
+    if (!this.cluster) return mine;
+    return [mine, ...(await this.others<GameInvitation[]>('invitations', [userId]))].flat().sort((x, y) => y.createdAt - x.createdAt);
+  }
+
+  private localInvitations(userId: string): GameInvitation[] {
     const out: GameInvitation[] = [];
     for (const a of this.tables.all()) {
       const r = a.rec;
@@ -313,28 +632,36 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   leave(gameId: string, userId: string): Promise<{ success: true }> {
-    return this.command(gameId, { type: 'leave', actor: userId }, (rec, fx) => this.machine.leave(rec, fx, userId)).then(() => ({
-      success: true as const,
-    }));
+    return this.routed(gameId, 'leave', [gameId, userId], async () => {
+      return this.command(gameId, { type: 'leave', actor: userId }, (rec, fx) => this.machine.leave(rec, fx, userId)).then(() => ({
+        success: true as const,
+      }));
+    });
   }
 
   inviteBot(gameId: string, userId: string, seat: number, midgame: boolean): Promise<TableView> {
-    return this.command(gameId, { type: midgame ? 'invite_bot_midgame' : 'invite_bot', actor: userId, payload: { seat } }, (rec, fx) =>
-      this.machine.inviteBot(rec, fx, userId, seat, midgame),
-    ).then(() => this.view(gameId, userId));
+    return this.routed(gameId, 'inviteBot', [gameId, userId, seat, midgame], async () => {
+      return this.command(gameId, { type: midgame ? 'invite_bot_midgame' : 'invite_bot', actor: userId, payload: { seat } }, (rec, fx) =>
+        this.machine.inviteBot(rec, fx, userId, seat, midgame),
+      ).then(() => this.view(gameId, userId));
+    });
   }
 
   removeBot(gameId: string, userId: string, seat: number, midgame: boolean): Promise<TableView> {
-    return this.command(gameId, { type: midgame ? 'remove_bot_midgame' : 'remove_bot', actor: userId, payload: { seat } }, (rec, fx) =>
-      this.machine.removeBot(rec, fx, userId, seat, midgame),
-    ).then(() => this.view(gameId, userId));
+    return this.routed(gameId, 'removeBot', [gameId, userId, seat, midgame], async () => {
+      return this.command(gameId, { type: midgame ? 'remove_bot_midgame' : 'remove_bot', actor: userId, payload: { seat } }, (rec, fx) =>
+        this.machine.removeBot(rec, fx, userId, seat, midgame),
+      ).then(() => this.view(gameId, userId));
+    });
   }
 
   start(gameId: string, userId: string): Promise<TableView> {
-    return this.command(gameId, { type: 'start', actor: userId }, async (rec, fx) => {
-      this.machine.start(rec, fx, userId);
-      await this.ledger.assertRatedAllowed(rec, userId); // issue #11: a rated start with a banned player is refused
-    }).then(() => this.view(gameId, userId));
+    return this.routed(gameId, 'start', [gameId, userId], async () => {
+      return this.command(gameId, { type: 'start', actor: userId }, async (rec, fx) => {
+        this.machine.start(rec, fx, userId);
+        await this.ledger.assertRatedAllowed(rec, userId); // issue #11: a rated start with a banned player is refused
+      }).then(() => this.view(gameId, userId));
+    });
   }
 
   /** make_bid / play_card / reveal_cards; `actionId` makes a retry return the original result. */
@@ -345,33 +672,41 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     payload: { bid?: unknown; blind?: unknown; card?: unknown },
     actionId?: string,
   ): Promise<{ ok: true; seq: number }> {
-    return this.command(gameId, { type: kind, actor: userId, actionId, payload }, (rec, fx) => {
-      this.machine.humanAction(rec, fx, userId, kind, payload);
-      return { ok: true as const, seq: 0 };
+    return this.routed(gameId, 'act', [gameId, userId, kind, payload, actionId], async () => {
+      return this.command(gameId, { type: kind, actor: userId, actionId, payload }, (rec, fx) => {
+        this.machine.humanAction(rec, fx, userId, kind, payload);
+        return { ok: true as const, seq: 0 };
+      });
     });
   }
 
   startNewHand(gameId: string, userId: string): Promise<{ ok: true }> {
-    return this.command(gameId, { type: 'start_new_hand', actor: userId }, (rec, fx) => {
-      this.machine.startNewHand(rec, fx, userId);
-      return { ok: true as const };
+    return this.routed(gameId, 'startNewHand', [gameId, userId], async () => {
+      return this.command(gameId, { type: 'start_new_hand', actor: userId }, (rec, fx) => {
+        this.machine.startNewHand(rec, fx, userId);
+        return { ok: true as const };
+      });
     });
   }
 
   playAgain(gameId: string, userId: string): Promise<{ ok: true }> {
-    return this.command(gameId, { type: 'play_again', actor: userId }, (rec, fx) => {
-      this.machine.playAgain(rec, fx, userId);
-      return { ok: true as const };
+    return this.routed(gameId, 'playAgain', [gameId, userId], async () => {
+      return this.command(gameId, { type: 'play_again', actor: userId }, (rec, fx) => {
+        this.machine.playAgain(rec, fx, userId);
+        return { ok: true as const };
+      });
     });
   }
 
   /** Game chat; `actionId` makes a retry return the original result (no second message). */
   chat(gameId: string, from: Participant, text: string, actionId?: string): Promise<{ ok: true }> {
-    return this.command(gameId, { type: 'chat', actor: from.userId, actionId, payload: { message: text } }, (rec, fx) => {
-      const member = seatOf(rec, from.userId) !== null || rec.spectators.some((s) => s.userId === from.userId);
-      if (!member) throw new TableError('Join or watch the game to chat', 403);
-      this.machine.postChat(rec, fx, { userId: from.userId, userName: from.username }, text);
-      return { ok: true as const };
+    return this.routed(gameId, 'chat', [gameId, from, text, actionId], async () => {
+      return this.command(gameId, { type: 'chat', actor: from.userId, actionId, payload: { message: text } }, (rec, fx) => {
+        const member = seatOf(rec, from.userId) !== null || rec.spectators.some((s) => s.userId === from.userId);
+        if (!member) throw new TableError('Join or watch the game to chat', 403);
+        this.machine.postChat(rec, fx, { userId: from.userId, userName: from.username }, text);
+        return { ok: true as const };
+      });
     });
   }
 
@@ -389,6 +724,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     }
     const queued = performance.now();
     const run = async (): Promise<T> => {
+      if (actor.gone) throw new Moved();
       const key = opts.actionId ? `${opts.actor}:${opts.actionId}` : null;
       const payload = canonicalJson(opts.payload);
       const done = key ? actor.results.get(key) : undefined;
@@ -408,7 +744,12 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
         throw e;
       }
       this.machine.scheduleFlow(draft);
-      await this.persist(actor, prev, draft, fx, opts, result);
+      try {
+        await this.persist(actor, prev, draft, fx, opts, result);
+      } catch (e) {
+        if (e instanceof FencedError) this.lost(actor);
+        throw e;
+      }
       this.tables.update(actor, draft);
       if (key) actor.results.set(key, { type: opts.type, payload, result });
       await this.fanout.table(prev, draft, fx);
@@ -430,6 +771,14 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       );
     }
     return p;
+  }
+
+  /** Another node took the table over (fenced write): stop driving it here; its commands go to the new owner. */
+  private lost(actor: TableActor): void {
+    if (actor.gone) return;
+    this.log.warn(`Table ${actor.rec.id} is owned by another node now: no longer driven here`);
+    actor.gone = true;
+    this.drop(actor);
   }
 
   private drop(actor: TableActor): void {
@@ -464,6 +813,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       delta: tableDelta(prev, rec),
       snapshot: snapshot ? rec : null,
       hand: handEnded ? { gameNumber: rec.gameNumber, record: h[h.length - 1] } : null,
+      epoch: actor.epoch,
     };
     if (fx.escrow) {
       await this.store.transaction(async (m) => {
@@ -491,6 +841,8 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   private settlementFailed(actor: TableActor, e: unknown): void {
+    if (e instanceof FencedError) return this.lost(actor); // the new owner settles it (pending in its snapshot)
+    if (actor.gone) return;
     this.log.error(`Settlement of ${actor.rec.id} failed: ${(e as Error).message}; retrying`);
     if (this.stopping) return;
     setTimeout(() => {
@@ -508,8 +860,13 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       if (!this.machine.tick(rec, fx, planned)) throw new NoChange();
     }).catch((e) => {
       if (e instanceof NoChange) return this.timers.arm(actor);
+      if (e instanceof Moved || e instanceof FencedError || actor.gone) return;
       this.log.error(`Timer of table ${actor.rec.id} failed: ${(e as Error).stack ?? e}`);
       this.timers.retryLater(actor, () => this.tables.get(actor.rec.id) === actor);
     });
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
 }

@@ -112,6 +112,7 @@ export class GamesSettlement {
         delta: { fields: { settlement: 'done', payouts: paid } },
         snapshot: rec,
         hand: null,
+        epoch: actor.epoch,
       };
       await this.store.writeIn(m, write);
     });

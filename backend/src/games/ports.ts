@@ -137,6 +137,8 @@ export abstract class GamesRealtime {
   abstract emitToRoom(room: string, event: string, payload: unknown): void;
   /** Sockets of this server in a room (0 before the server exists). */
   abstract localRoomSize(room: string): number;
+  /** To the sockets of THIS server in a room (several nodes: each sends its own sockets the cluster-wide list). */
+  abstract emitToLocalRoom(room: string, event: string, payload: unknown): void;
 }
 
 /** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
@@ -156,5 +158,10 @@ export class RealtimeGamesEmitter extends GamesRealtime {
 
   localRoomSize(room: string): number {
     return this.rt.localRoomSize(room);
+  }
+
+  emitToLocalRoom(room: string, event: string, payload: unknown): void {
+    if (!this.localRoomSize(room)) return;
+    (this.rt.io.local.to(room).emit as (e: string, p: unknown) => boolean)(event, payload);
   }
 }

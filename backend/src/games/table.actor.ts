@@ -23,6 +23,10 @@ export interface TableActor {
   seq: number;
   /** Events stored since the last full snapshot. */
   eventsSinceSnapshot: number;
+  /** The ownership epoch this node holds the table at (issue #13); null on a single node (no fencing). */
+  epoch: number | null;
+  /** Set once the table left this node (handed over, taken over): queued commands go to the new owner. */
+  gone: boolean;
   /** A bot decision started when the bot's think delay began, for the flow timer with this key. */
   botPlan: { key: string; plan: Promise<GameAction[]>; abort: AbortController } | null;
 }
@@ -51,8 +55,8 @@ export class TableRegistry {
   /** userId → ids of the tables where the user holds a seat (normally one). */
   private readonly seated = new Map<string, Set<string>>();
 
-  add(rec: TableRecord, seq: number, eventsSinceSnapshot = 0): TableActor {
-    const actor: TableActor = { rec, queue: Promise.resolve(), timer: null, results: new Map(), seq, eventsSinceSnapshot, botPlan: null };
+  add(rec: TableRecord, seq: number, eventsSinceSnapshot = 0, epoch: number | null = null): TableActor {
+    const actor: TableActor = { rec, queue: Promise.resolve(), timer: null, results: new Map(), seq, eventsSinceSnapshot, epoch, gone: false, botPlan: null };
     this.actors.set(rec.id, actor);
     this.index(rec, null);
     return actor;

@@ -29,7 +29,9 @@ export class TableFanout implements OnModuleDestroy {
   private readonly listed = new Map<string, string>();
   private fullDirty = false;
   private fullTimer: NodeJS.Timeout | null = null;
-  private listProvider: () => GameListItem[] = () => [];
+  private listProvider: () => Promise<GameListItem[]> = async () => [];
+  /** Several nodes: the other nodes' tables change without this node knowing, so the full list is rebuilt each time. */
+  private listEveryTime = false;
   private sample = 0;
   /** Private tables (issue #12): the users their list item was last sent to (members and invitees only). */
   private readonly privateAudience = new Map<string, Set<string>>();
@@ -43,9 +45,10 @@ export class TableFanout implements OnModuleDestroy {
   ) {}
 
   /** Where the full lobby list comes from (the games service). */
-  setListProvider(fn: () => GameListItem[]): void {
+  setListProvider(fn: () => Promise<GameListItem[]>, everyTime = false): void {
     this.listProvider = fn;
-    this.fullTimer ??= setInterval(() => this.flushFull(), FULL_LIST_EVERY_MS);
+    this.listEveryTime = everyTime;
+    this.fullTimer ??= setInterval(() => void this.flushFull().catch(() => undefined), FULL_LIST_EVERY_MS);
     this.fullTimer.unref();
   }
 
@@ -149,12 +152,13 @@ export class TableFanout implements OnModuleDestroy {
     this.privateAudience.set(rec.id, now);
   }
 
-  private flushFull(): void {
-    if (!this.fullDirty) return;
+  private async flushFull(): Promise<void> {
+    if (!this.fullDirty && !this.listEveryTime) return;
     // nobody asked for full lists here: no list to build (the next watcher gets one on watch_lobby)
     if (this.realtime.localRoomSize(LOBBY_GAMES_FULL_ROOM) === 0) return;
     this.fullDirty = false;
-    this.realtime.emitToRoom(LOBBY_GAMES_FULL_ROOM, 'games_updated', this.listProvider());
+    // each node sends its own watchers the list (with several nodes, every node's tables)
+    this.realtime.emitToLocalRoom(LOBBY_GAMES_FULL_ROOM, 'games_updated', await this.listProvider());
     this.metrics?.lobbyEvents.inc({ event: 'games_updated' });
   }
 }

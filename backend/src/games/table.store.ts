@@ -15,6 +15,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { ActorKind, AppliedAction, TableRecord } from './table';
 import { restoreRecord, TableDelta } from './table.delta';
 import { recordFinishedGame } from './history';
+import { FencedError } from './table.ownership';
 
 /** One event row (and, at boundaries, the snapshot that includes it). */
 export interface TableWrite {
@@ -32,11 +33,18 @@ export interface TableWrite {
   snapshot: TableRecord | null;
   /** A hand that ended with this event (seed + commitment, for the provably-fair archive). */
   hand: { gameNumber: number; record: HandRecord } | null;
+  /**
+   * Several nodes (issue #13): the ownership epoch the writer holds; the write is refused (FencedError) unless it
+   * is still the table's. null: one node, no check.
+   */
+  epoch: number | null;
 }
 
 /** A restored table: its record, the last stored seq, events since the snapshot, and recent client action results. */
 export interface RestoredTable {
   rec: TableRecord;
+  /** The ownership epoch stored with the table (issue #13). */
+  epoch: number;
   seq: number;
   eventsSinceSnapshot: number;
   results: { actor: string; actionId: string; type: string; payload: unknown; result: unknown }[];
@@ -65,9 +73,15 @@ export class TableStore {
   ) {}
 
   /** A new table: its first snapshot and its `create` event, in one transaction. */
-  async insertNew(rec: TableRecord, actor: string, payload: unknown): Promise<void> {
+  async insertNew(rec: TableRecord, actor: string, payload: unknown, owner: string | null = null): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await m.query(`INSERT INTO games (id, status, seq, snapshot) VALUES ($1, $2, 1, $3)`, [rec.id, rec.status, JSON.stringify(rec)]);
+      await m.query(`INSERT INTO games (id, status, seq, snapshot, owner_node, owner_epoch) VALUES ($1, $2, 1, $3, $4, $5)`, [
+        rec.id,
+        rec.status,
+        JSON.stringify(rec),
+        owner,
+        owner ? 1 : 0,
+      ]);
       await m.query(`INSERT INTO game_events (game_id, seq, type, actor, actor_kind, payload) VALUES ($1, 1, 'create', $2, 'human', $3)`, [
         rec.id,
         actor,
@@ -93,7 +107,37 @@ export class TableStore {
 
   /** Stores one write inside the caller's transaction. */
   async writeIn(m: EntityManager, write: TableWrite): Promise<void> {
+    if ((await this.fenced(m, [write])).size) throw new FencedError(write.gameId);
     await this.writeBatch(m, [write]);
+  }
+
+  /**
+   * The tables among `writes` whose stored epoch is not the one their write carries (taken over by another node).
+   * The rows stay share-locked until the transaction ends: a take-over waits for the write, or the write sees it.
+   */
+  private async fenced(m: EntityManager, writes: TableWrite[]): Promise<Set<string>> {
+    const checked = writes.filter((w) => w.epoch !== null);
+    if (!checked.length) return new Set();
+    const ids = [...new Set(checked.map((w) => w.gameId))].sort();
+    const rows: { id: string; owner_epoch: number }[] = await m.query(
+      `SELECT id, owner_epoch FROM games WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`,
+      [ids],
+    );
+    const epochs = new Map(rows.map((r) => [r.id, Number(r.owner_epoch)]));
+    return new Set(checked.filter((w) => epochs.get(w.gameId) !== w.epoch).map((w) => w.gameId));
+  }
+
+  /** Stores the writes that still hold their table; the fenced ones are left out and returned. */
+  private async writeOwned(m: EntityManager, writes: TableWrite[]): Promise<Set<string>> {
+    const fenced = await this.fenced(m, writes);
+    const owned = fenced.size ? writes.filter((w) => !fenced.has(w.gameId)) : writes;
+    if (owned.length) await this.writeBatch(m, owned);
+    return fenced;
+  }
+
+  private settle(p: Pending, fenced: Set<string>): void {
+    if (fenced.has(p.write.gameId)) p.reject(new FencedError(p.write.gameId));
+    else p.resolve();
   }
 
   /** Waits for the writes queued so far (shutdown, tests). */
@@ -107,15 +151,14 @@ export class TableStore {
         const batch = this.pending.splice(0, MAX_BATCH);
         const started = performance.now();
         try {
-          await this.ds.transaction((m) => this.writeBatch(m, batch.map((p) => p.write)));
-          for (const p of batch) p.resolve();
+          const fenced = await this.ds.transaction((m) => this.writeOwned(m, batch.map((p) => p.write)));
+          for (const p of batch) this.settle(p, fenced);
         } catch (e) {
           // one bad write must not fail the others: store them one by one
           this.log.warn(`group commit of ${batch.length} failed (${(e as Error).message}); retrying one by one`);
           for (const p of batch) {
             try {
-              await this.ds.transaction((m) => this.writeBatch(m, [p.write]));
-              p.resolve();
+              this.settle(p, await this.ds.transaction((m) => this.writeOwned(m, [p.write])));
             } catch (err) {
               p.reject(err);
             }
@@ -188,11 +231,18 @@ export class TableStore {
     return restoreRecord(rows[0].snapshot, events, chatCap);
   }
 
-  /** Every table to drive after a restart: open ones and closed ones whose settlement is pending. */
-  async loadOpen(chatCap: number): Promise<RestoredTable[]> {
-    const games: { id: string; snapshot: TableRecord; seq: number }[] = await this.ds.query(
-      `SELECT id, snapshot, seq FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`,
-    );
+  /**
+   * Every table to drive after a restart: open ones and closed ones whose settlement is pending; with `only`, just
+   * those tables (a node taking tables over, issue #13).
+   */
+  async loadOpen(chatCap: number, only?: string[]): Promise<RestoredTable[]> {
+    if (only && !only.length) return [];
+    const games: { id: string; snapshot: TableRecord; seq: number; owner_epoch: number }[] = only
+      ? await this.ds.query(
+          `SELECT id, snapshot, seq, owner_epoch FROM games WHERE id = ANY($1::uuid[]) AND (status <> 'CLOSED' OR snapshot->>'settlement' = 'pending')`,
+          [only],
+        )
+      : await this.ds.query(`SELECT id, snapshot, seq, owner_epoch FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`);
     if (!games.length) return [];
     const ids = games.map((g) => g.id);
     const tail: { game_id: string; seq: number; actions: AppliedAction[] | null; delta: TableDelta | null }[] = await this.ds.query(
@@ -220,6 +270,7 @@ export class TableStore {
       const events = tails.get(g.id) ?? [];
       return {
         rec: restoreRecord(g.snapshot, events, chatCap),
+        epoch: Number(g.owner_epoch),
         seq: events.length ? Number(events[events.length - 1].seq) : Number(g.seq),
         eventsSinceSnapshot: events.length,
         results: results.get(g.id) ?? [],

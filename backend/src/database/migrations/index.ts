@@ -4,6 +4,7 @@ import { GameEventActions1764000000000 } from './1764000000000-game-event-action
 import { Ratings1764100000000 } from './1764100000000-ratings';
 import { GameHistory1764200000000 } from './1764200000000-game-history';
 import { LeanTableEvents1764400000000 } from './1764400000000-lean-table-events';
+import { TableOwnership1764500000000 } from './1764500000000-table-ownership';
 
 /**
  * Every migration, in order. Other modules (games) append their migration classes here; names must carry
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Ratings1764100000000,
   GameHistory1764200000000,
   LeanTableEvents1764400000000,
+  TableOwnership1764500000000,
 ];
