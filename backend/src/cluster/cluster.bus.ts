@@ -62,7 +62,10 @@ export class ClusterBus implements OnApplicationShutdown {
   private sub: Redis | null = null;
   private ready: Promise<void> | null = null;
   private readonly handlers = new Map<string, BusHandler>();
-  private readonly waiting = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout; node: string }>();
+  private readonly waiting = new Map<
+    string,
+    { resolve: (v: unknown) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout; node: string }
+  >();
   private closed = false;
 
   constructor(config: AppConfig) {
@@ -122,7 +125,14 @@ export class ClusterBus implements OnApplicationShutdown {
     const clients = [this.sub, this.pub].filter((c): c is Redis => !!c);
     this.sub = this.pub = null;
     await Promise.all(
-      clients.map((c) => (c.status === 'ready' ? c.quit().then(() => undefined, () => c.disconnect()) : Promise.resolve(c.disconnect()))),
+      clients.map((c) =>
+        c.status === 'ready'
+          ? c.quit().then(
+              () => undefined,
+              () => c.disconnect(),
+            )
+          : Promise.resolve(c.disconnect()),
+      ),
     );
   }
 
@@ -174,7 +184,9 @@ export class ClusterBus implements OnApplicationShutdown {
       if (res.error!.status >= 500) this.log.warn(`${req.method} from ${req.from} failed: ${(e as Error).stack ?? e}`);
     }
     if (this.closed || !this.pub) return;
-    await this.pub.publish(this.channel(req.from), JSON.stringify(res)).catch((e: Error) => this.log.warn(`answer to ${req.from}: ${e.message}`));
+    await this.pub
+      .publish(this.channel(req.from), JSON.stringify(res))
+      .catch((e: Error) => this.log.warn(`answer to ${req.from}: ${e.message}`));
   }
 }
 
@@ -182,10 +194,19 @@ export class ClusterBus implements OnApplicationShutdown {
 export function errorPayload(e: unknown): { message: string; status: number; code?: string } {
   if (e instanceof HttpException) {
     const r = e.getResponse();
-    const message = typeof r === 'string' ? r : typeof (r as { message?: unknown }).message === 'string' ? (r as { message: string }).message : e.message;
+    const message =
+      typeof r === 'string'
+        ? r
+        : typeof (r as { message?: unknown }).message === 'string'
+          ? (r as { message: string }).message
+          : e.message;
     return { message, status: e.getStatus(), code: (e as { code?: string }).code };
   }
   const err = e as { message?: string; status?: unknown; code?: unknown };
   const status = typeof err?.status === 'number' ? err.status : 500;
-  return { message: status >= 500 ? 'Internal server error' : (err?.message ?? 'Error'), status, code: typeof err?.code === 'string' ? err.code : undefined };
+  return {
+    message: status >= 500 ? 'Internal server error' : (err?.message ?? 'Error'),
+    status,
+    code: typeof err?.code === 'string' ? err.code : undefined,
+  };
 }

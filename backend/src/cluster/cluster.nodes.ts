@@ -77,7 +77,12 @@ export class ClusterNodes implements OnApplicationShutdown {
         `SELECT id, draining, live_tables, bot_queue FROM backend_nodes WHERE heartbeat_at > now() - ($1::int * interval '1 millisecond') ORDER BY id`,
         [this.leaseMs],
       );
-      this.nodes = rows.map((r) => ({ id: r.id, draining: r.draining, liveTables: Number(r.live_tables), botQueue: Number(r.bot_queue) }));
+      this.nodes = rows.map((r) => ({
+        id: r.id,
+        draining: r.draining,
+        liveTables: Number(r.live_tables),
+        botQueue: Number(r.bot_queue),
+      }));
     } catch (e) {
       if (!this.stopped) this.log.warn(`heartbeat failed: ${(e as Error).message}`);
       return;

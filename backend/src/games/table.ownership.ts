@@ -26,6 +26,13 @@ export class FencedError extends Error {
   }
 }
 
+/** Rows of an UPDATE … RETURNING (TypeORM answers `[rows, affected]` for UPDATE statements). */
+function returned<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
+    return result[0] as T[];
+  return result as T[];
+}
+
 @Injectable()
 export class TableOwnership {
   constructor(private readonly ds: DataSource) {}
@@ -41,9 +48,11 @@ export class TableOwnership {
 
   /** Takes one table over if its owner is still `expected` (compare-and-set); the new epoch, or null if lost. */
   async claim(gameId: string, node: string, expected: Owner): Promise<number | null> {
-    const rows: { owner_epoch: number }[] = await this.ds.query(
-      `UPDATE games SET owner_node = $2, owner_epoch = owner_epoch + 1 WHERE id = $1 AND owner_epoch = $3 AND ${OPEN} RETURNING owner_epoch`,
-      [gameId, node, expected.epoch],
+    const rows = returned<{ owner_epoch: number }>(
+      await this.ds.query(
+        `UPDATE games SET owner_node = $2, owner_epoch = owner_epoch + 1 WHERE id = $1 AND owner_epoch = $3 AND ${OPEN} RETURNING owner_epoch`,
+        [gameId, node, expected.epoch],
+      ),
     );
     return rows.length ? Number(rows[0].owner_epoch) : null;
   }
@@ -52,24 +61,33 @@ export class TableOwnership {
    * Takes over up to `limit` open tables whose owner is not among the `live` nodes (dead, or never owned), plus,
    * with `mine`, the ones a previous run of this node owned. Rows another node is claiming right now are skipped.
    */
-  async claimOrphans(node: string, live: string[], limit: number, mine = false): Promise<{ id: string; epoch: number }[]> {
-    const rows: { id: string; owner_epoch: number }[] = await this.ds.query(
-      `UPDATE games g SET owner_node = $1, owner_epoch = g.owner_epoch + 1
+  async claimOrphans(
+    node: string,
+    live: string[],
+    limit: number,
+    mine = false,
+  ): Promise<{ id: string; epoch: number }[]> {
+    const rows = returned<{ id: string; owner_epoch: number }>(
+      await this.ds.query(
+        `UPDATE games g SET owner_node = $1, owner_epoch = g.owner_epoch + 1
          FROM (SELECT id FROM games
                 WHERE ${OPEN} AND (owner_node IS NULL OR NOT (owner_node = ANY($2::text[])) ${mine ? 'OR owner_node = $1' : ''})
                 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) o
         WHERE g.id = o.id
         RETURNING g.id, g.owner_epoch`,
-      [node, live, limit],
+        [node, live, limit],
+      ),
     );
     return rows.map((r) => ({ id: r.id, epoch: Number(r.owner_epoch) }));
   }
 
   /** Hands a table this node owns at `epoch` to `to` (drain); false when it was not ours any more. */
   async handOver(gameId: string, epoch: number, to: string): Promise<boolean> {
-    const rows = await this.ds.query(
-      `UPDATE games SET owner_node = $3, owner_epoch = owner_epoch + 1 WHERE id = $1 AND owner_epoch = $2 RETURNING id`,
-      [gameId, epoch, to],
+    const rows = returned<{ id: string }>(
+      await this.ds.query(
+        `UPDATE games SET owner_node = $3, owner_epoch = owner_epoch + 1 WHERE id = $1 AND owner_epoch = $2 RETURNING id`,
+        [gameId, epoch, to],
+      ),
     );
     return rows.length > 0;
   }
