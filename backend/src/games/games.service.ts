@@ -184,14 +184,17 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     bus.handle('invitations', (args) => this.localInvitations(args[0] as string));
     bus.handle('seated', (args) => this.tables.tableOfSeatedUser(args[0] as string)?.id ?? null);
     bus.handle('adopt', async (args) => {
-      await this.adopt(args[0] as string[]);
+      await this.adopt(args[0] as string[], 'handover');
       return true;
     });
     await bus.start();
     nodes.setLoadProvider(() => ({ liveTables: this.tables.size, botQueue: this.bots?.stats().queueDepth ?? 0 }));
     await nodes.start();
     const claimed = await this.ownership!.claimOrphans(nodes.nodeId, nodes.live(), 1_000_000, true);
-    await this.adopt(claimed.map((c) => c.id));
+    await this.adopt(
+      claimed.map((c) => c.id),
+      'restart',
+    );
     if (claimed.length) this.log.log(`Took over ${claimed.length} table(s)`);
     nodes.onRound(() => void this.failoverRound());
   }
@@ -204,7 +207,10 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       const claimed = await this.ownership!.claimOrphans(this.nodes!.nodeId, this.nodes!.live(), CLAIM_PER_ROUND);
       if (!claimed.length) return;
       this.log.log(`Taking over ${claimed.length} table(s) of a node that stopped`);
-      await this.adopt(claimed.map((c) => c.id));
+      await this.adopt(
+        claimed.map((c) => c.id),
+        'failover',
+      );
     } catch (e) {
       this.log.warn(`failover round: ${(e as Error).message}`);
     } finally {
@@ -213,13 +219,16 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   /** Loads tables this node now owns (take-over, hand-over) and drives them; one load per table at a time. */
-  private async adopt(ids: string[]): Promise<void> {
+  private async adopt(ids: string[], reason: 'restart' | 'failover' | 'handover' | 'owner' = 'owner'): Promise<void> {
     const todo = ids.filter((id) => !this.tables.get(id));
     const waits = todo.map((id) => this.adopting.get(id)).filter((p): p is Promise<void> => !!p);
     const fresh = todo.filter((id) => !this.adopting.has(id));
     if (fresh.length) {
       const load = (async () => {
-        for (const t of await this.store.loadOpen(this.cfg.chatHistory, fresh)) await this.install(t);
+        for (const t of await this.store.loadOpen(this.cfg.chatHistory, fresh)) {
+          await this.install(t);
+          this.metrics?.takeovers.inc({ reason });
+        }
       })();
       for (const id of fresh) this.adopting.set(id, load);
       load.finally(() => fresh.forEach((id) => this.adopting.delete(id))).catch(() => undefined);
@@ -238,9 +247,12 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     const node = await this.whereIs(gameId);
     if (node === null) return this.retryMoved(gameId, method, args, local, attempt);
     try {
-      return await this.bus!.call<T>(node, 'games', [method, args]);
+      const answer = await this.bus!.call<T>(node, 'games', [method, args]);
+      this.metrics?.forwarded.inc({ outcome: 'ok' });
+      return answer;
     } catch (e) {
       const moved = (e instanceof RemoteError && e.code === NOT_OWNER) || e instanceof NodeUnreachable;
+      this.metrics?.forwarded.inc({ outcome: e instanceof NodeUnreachable ? 'unreachable' : moved ? 'moved' : 'refused' });
       if (!moved || attempt >= 4) {
         if (e instanceof NodeUnreachable) throw new TableError('The table is moving to another server: try again', 503);
         throw e;
@@ -747,7 +759,10 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       try {
         await this.persist(actor, prev, draft, fx, opts, result);
       } catch (e) {
-        if (e instanceof FencedError) this.lost(actor);
+        if (e instanceof FencedError) {
+          this.metrics?.fenced.inc();
+          this.lost(actor);
+        }
         throw e;
       }
       this.tables.update(actor, draft);

@@ -56,6 +56,23 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** Several nodes (issue #13): table commands sent to the owner node, by outcome (ok, refused, unreachable). */
+  readonly forwarded = new Counter({
+    name: 'spades_forwarded_commands_total',
+    help: 'Table commands forwarded to the node that owns the table, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  /** Tables this node took over (a dead node's, a drained node's hand-over), by reason. */
+  readonly takeovers = new Counter({
+    name: 'spades_table_takeovers_total',
+    help: 'Tables this node started driving after another node (failover, hand-over, restart)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  /** Writes refused because another node owns the table now (fencing). */
+  readonly fenced = new Counter({ name: 'spades_fenced_writes_total', help: 'Table writes refused by the ownership epoch (fencing)', registers: [this.registry] });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
   }
