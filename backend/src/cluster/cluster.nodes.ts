@@ -29,6 +29,7 @@ export class ClusterNodes implements OnApplicationShutdown {
   private load: LoadProvider = () => ({ liveTables: 0, botQueue: 0 });
   private readonly listeners = new Set<() => void>();
   private beating: Promise<void> | null = null;
+  private rounds = 0;
   private stopped = false;
 
   constructor(
@@ -77,6 +78,8 @@ export class ClusterNodes implements OnApplicationShutdown {
         `SELECT id, draining, live_tables, bot_queue FROM backend_nodes WHERE heartbeat_at > now() - ($1::int * interval '1 millisecond') ORDER BY id`,
         [this.leaseMs],
       );
+      // nodes gone for an hour (killed, never drained) leave the registry; their tables were taken over long ago
+      if (++this.rounds % 300 === 1) await this.ds.query(`DELETE FROM backend_nodes WHERE heartbeat_at < now() - interval '1 hour'`);
       this.nodes = rows.map((r) => ({
         id: r.id,
         draining: r.draining,
