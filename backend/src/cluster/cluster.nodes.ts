@@ -122,6 +122,12 @@ export class ClusterNodes implements OnApplicationShutdown {
     return best?.id ?? this.nodeId;
   }
 
+  /** A table was just placed on `id`: counted until its next heartbeat says so itself (placements in a burst spread). */
+  notePlaced(id: string): void {
+    const n = this.nodes.find((x) => x.id === id);
+    if (n) n.liveTables += 1;
+  }
+
   /** This node stops taking new tables (announced with an immediate heartbeat). */
   async drain(): Promise<void> {
     this.draining = true;

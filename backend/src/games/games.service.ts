@@ -481,7 +481,9 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       const target = this.nodes!.leastLoaded();
       if (target !== this.nodes!.nodeId) {
         try {
-          return await this.bus!.call<TableView>(target, 'create', [settingsInput, creator, opts]);
+          const view = await this.bus!.call<TableView>(target, 'create', [settingsInput, creator, opts]);
+          this.nodes!.notePlaced(target);
+          return view;
         } catch (e) {
           if (!(e instanceof NodeUnreachable)) throw e;
           if (this.nodes!.isDraining) throw new TableError('This server is restarting: try again', 503);

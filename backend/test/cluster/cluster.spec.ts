@@ -193,6 +193,16 @@ d('several backend nodes (3 processes, PostgreSQL + Redis)', () => {
       10000,
       'lobby chat',
     );
+    // placement: tables created one after the other through one node spread over the least-loaded nodes
+    const placed = [await ownerOf(gameId)];
+    for (let i = 0; i < 2; i++) {
+      const u = await Client.create(nodes[0].url);
+      clients.push(u);
+      const res = await u.http(nodes[0].url, 'POST', '/api/games', SETTINGS);
+      expect(res.status).toBe(201);
+      placed.push(await ownerOf(res.body.id));
+    }
+    expect(new Set(placed).size).toBe(3);
     // a second table for the same user on another node is refused: seats are known cluster-wide
     const again = await a.http(nodes[2].url, 'POST', '/api/games', SETTINGS);
     expect(again.status).toBe(400);
