@@ -3,7 +3,7 @@
 #   docker build -f build/backend.Dockerfile -t spades-backend .
 # or use build/compose.yml (backend + PostgreSQL + Redis). See build/README.md.
 
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # ---- build: the full workspace, dev dependencies included ---------------------------------------------------
 FROM ${NODE_IMAGE} AS build
