@@ -2,16 +2,16 @@
 // server, whose /health answers 200. Always on the embedded database (the container without DATABASE_URL), and on
 // PostgreSQL when TEST_DATABASE_URL is set (e.g. postgres://root@127.0.0.1:5432/test; without it that one test is
 // skipped with the reason printed).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'pg';
+import { buildBackendOnce } from './test-support/backend-build';
 
-const root = resolve(__dirname, '..');
 const entrypoint = join(__dirname, 'docker-entrypoint.sh');
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
@@ -28,13 +28,6 @@ function freePort(): Promise<number> {
       s.close(() => res(port));
     });
   });
-}
-
-function buildBackend(): void {
-  for (const ws of ['common', 'backend']) {
-    const r = spawnSync('npm', ['run', 'build', '-w', ws, '--silent'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
-    if (r.status !== 0) throw new Error(`building ${ws} failed:\n${r.stdout}${r.stderr}`);
-  }
 }
 
 interface Run {
@@ -86,7 +79,7 @@ describe('build/docker-entrypoint.sh', () => {
   let dataDir: string;
 
   beforeAll(() => {
-    buildBackend();
+    buildBackendOnce();
     dataDir = mkdtempSync(join(tmpdir(), 'spades-entrypoint-data-'));
   }, 300_000);
 

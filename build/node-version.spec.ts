@@ -49,9 +49,19 @@ describe('Node.js version', () => {
     expect(enginesNode()).toBe(engines);
     const versions: string[] = [];
     for (const major of [18, 20, 21, 22, 23, 24, 25, 26]) {
-      for (const minor of [0, 1, 11, 12, 13, 14, 19, 20]) for (const patch of [0, 3]) versions.push(`${major}.${minor}.${patch}`);
+      for (const minor of [0, 1, 11, 12, 13, 14, 19, 20])
+        for (const patch of [0, 3]) versions.push(`${major}.${minor}.${patch}`);
     }
-    const ranges = [engines, '>=22.12', '^20.19.0 || ^22.13.0 || >=24.11.0', '>= 22.12.0', '>=18 <23', '^22', '22.13.0', '>22.12.0 <=24.11.0'];
+    const ranges = [
+      engines,
+      '>=22.12',
+      '^20.19.0 || ^22.13.0 || >=24.11.0',
+      '>= 22.12.0',
+      '>=18 <23',
+      '^22',
+      '22.13.0',
+      '>22.12.0 <=24.11.0',
+    ];
     for (const range of ranges) {
       for (const v of versions) expect(satisfies(v, range), `${v} in ${range}`).toBe(semver.satisfies(v, range));
     }

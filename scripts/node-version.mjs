@@ -47,7 +47,11 @@ function comparator(version, c) {
 export function satisfies(version, range) {
   const v = parse(version);
   return range.split('||').some((alt) => {
-    const parts = alt.trim().replace(/(>=|<=|>|<|=|\^)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const parts = alt
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean);
     if (parts.length === 0) throw new Error(`empty range alternative in "${range}"`);
     return parts.every((p) => comparator(v, p));
   });
