@@ -242,33 +242,46 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
    * loads it now, or takes it over from a dead owner), else on the owner through the cluster bus; the caller
    * gets the owner's answer or error. A table that moves while the command waits is looked up again.
    */
-  private async routed<T>(gameId: string, method: RoutedMethod, args: unknown[], local: () => Promise<T>, attempt = 0): Promise<T> {
-    if (!this.cluster || this.tables.get(gameId) || typeof gameId !== 'string' || !UUID.test(gameId)) return this.retryMoved(gameId, method, args, local, attempt);
+  private async routed<T>(
+    gameId: string,
+    method: RoutedMethod,
+    args: unknown[],
+    local: () => Promise<T>,
+    attempt = 0,
+    since = Date.now(),
+  ): Promise<T> {
+    if (!this.cluster || this.tables.get(gameId) || typeof gameId !== 'string' || !UUID.test(gameId))
+      return this.retryMoved(gameId, method, args, local, attempt, since);
     const node = await this.whereIs(gameId);
-    if (node === null) return this.retryMoved(gameId, method, args, local, attempt);
+    if (node === null) return this.retryMoved(gameId, method, args, local, attempt, since);
     try {
       const answer = await this.bus!.call<T>(node, 'games', [method, args]);
       this.metrics?.forwarded.inc({ outcome: 'ok' });
       return answer;
     } catch (e) {
-      const moved = (e instanceof RemoteError && e.code === NOT_OWNER) || e instanceof NodeUnreachable;
-      this.metrics?.forwarded.inc({ outcome: e instanceof NodeUnreachable ? 'unreachable' : moved ? 'moved' : 'refused' });
-      if (!moved || attempt >= 4) {
-        if (e instanceof NodeUnreachable) throw new TableError('The table is moving to another server: try again', 503);
-        throw e;
-      }
+      const gone = e instanceof NodeUnreachable;
+      const moved = gone || (e instanceof RemoteError && e.code === NOT_OWNER);
+      this.metrics?.forwarded.inc({ outcome: gone ? 'unreachable' : moved ? 'moved' : 'refused' });
+      if (!moved) throw e;
       this.owners.delete(gameId);
-      if (e instanceof NodeUnreachable) await delay(200 * (attempt + 1));
-      return this.routed(gameId, method, args, local, attempt + 1);
+      // an owner that stopped answering is waited for until its lease has surely run out (then this node or
+      // another takes the table over and the command runs there); a table that moved is looked up again
+      if (gone) {
+        if (Date.now() - since > this.nodes!.leaseMs + 3000) throw new TableError('The table is moving to another server: try again', 503);
+        await delay(250);
+        return this.routed(gameId, method, args, local, attempt, since);
+      }
+      if (attempt >= 4) throw new TableError('The table is moving to another server: try again', 503);
+      return this.routed(gameId, method, args, local, attempt + 1, since);
     }
   }
 
-  private async retryMoved<T>(gameId: string, method: RoutedMethod, args: unknown[], local: () => Promise<T>, attempt: number): Promise<T> {
+  private async retryMoved<T>(gameId: string, method: RoutedMethod, args: unknown[], local: () => Promise<T>, attempt: number, since: number): Promise<T> {
     try {
       return await local();
     } catch (e) {
       if (!(e instanceof Moved || e instanceof FencedError) || attempt >= 4) throw e;
-      return this.routed(gameId, method, args, local, attempt + 1);
+      return this.routed(gameId, method, args, local, attempt + 1, since);
     }
   }
 

@@ -105,6 +105,9 @@ d('several backend nodes (3 processes, PostgreSQL + Redis)', () => {
     const killedAt = Date.now();
     await dead.kill(); // SIGKILL: no drain, no clean-up
     const alive = nodes.filter((n) => n !== dead);
+    // a player on a surviving node chats right away: the command waits for the take-over and then succeeds
+    const talker = ps.findIndex((_, i) => urlOf[i] !== dead.url);
+    const chatAck = ps[talker].emit('chat_message', { gameId, message: 'still here?', actionId: 'during-failover' });
     // the clients of the dead node reconnect to another node (what a load balancer does)
     for (let i = 0; i < 4; i++) {
       if (urlOf[i] === dead.url) {
@@ -121,8 +124,10 @@ d('several backend nodes (3 processes, PostgreSQL + Redis)', () => {
     const tookOverMs = Date.now() - killedAt;
     expect(newOwner).not.toBe(owner);
     expect(tookOverMs).toBeLessThan(LEASE_MS * 4);
+    expect(await chatAck).toMatchObject({ ok: true });
     for (const p of ps) expect((await p.emit('join_game', { gameId })).ok).toBe(true);
     const after = await settledViews(ps, urlOf, gameId);
+    expect(after[talker].chat.filter((m: any) => m.message === 'still here?')).toHaveLength(1);
     for (let i = 0; i < 4; i++) {
       expect(after[i].hands[i]).toEqual(before[i].hands[i]);
       expect(after[i].handCommitment).toBe(before[i].handCommitment);
