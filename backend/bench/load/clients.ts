@@ -3,7 +3,8 @@
  * slice of the tables. It registers the users, creates the tables (one human + three bots, or four humans, plus
  * optional spectators), plays at the scheduled rate from what each socket received (legal moves from common's
  * rules, the same functions the server uses) and times every human action from emit to its ack and to the
- * first update that shows it. Also drives the bare echo baseline and the reconnect storm.
+ * first update that shows it. Also drives the bare echo baseline and the reconnect storm. With several server
+ * nodes (`--nodes`) the sockets go round-robin over them, each HTTP request to a random one.
  * Talks to the orchestrator over IPC (`process.send`); see the Command type.
  */
 import { performance } from 'node:perf_hooks';
@@ -17,7 +18,8 @@ type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 export type Command =
   | {
       cmd: 'setup';
-      url: string;
+      /** The server nodes (one URL per node); socket g of the run (table · sockets per table + seat) uses urls[g % n]. */
+      urls: string[];
       tables: number[];
       humans: 1 | 4;
       spectators: number;
@@ -44,6 +46,10 @@ export interface Collected {
   tablesPlaying: number;
   /** CPU of this client process since `mark` (100 = one core): a saturated client would distort the figures. */
   cpuPct: number;
+  /** Per ackMs sample: the index in `where` of the socket that sent it. */
+  ackWhere: number[];
+  /** Per socket of this process: its table and the index of the node it is connected to. */
+  where: [gameId: string, node: number][];
 }
 
 export const BENCH_SETTINGS: GameSettings = {
@@ -66,6 +72,7 @@ let measuring = false;
 let actions = 0;
 let botActions = 0;
 let ackMs: number[] = [];
+let ackWhere: number[] = [];
 let updateMs: number[] = [];
 let errors = 0;
 const errorSamples: string[] = [];
@@ -86,7 +93,17 @@ interface User {
   username: string;
 }
 
-async function register(url: string, username: string): Promise<User> {
+/**
+ * The nodes' URLs. Each HTTP request goes to a node drawn at random, independently of the sockets (a balancer
+ * without sticky sessions, websocket-only clients): a table is created through any node and placed by the
+ * server, so whether its sockets reach its owner directly is up to the placement, like in production (a counter
+ * would line up with the sockets' round-robin and hide the forwarding).
+ */
+let urls: string[] = [];
+const httpUrl = () => urls[Math.floor(Math.random() * urls.length)];
+
+async function register(username: string): Promise<User> {
+  const url = httpUrl();
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await fetch(`${url}/api/auth/register`, {
@@ -104,8 +121,8 @@ async function register(url: string, username: string): Promise<User> {
   }
 }
 
-async function api(url: string, user: User, method: string, path: string, body: unknown): Promise<Any> {
-  const res = await fetch(`${url}${path}`, {
+async function api(user: User, method: string, path: string, body: unknown): Promise<Any> {
+  const res = await fetch(`${httpUrl()}${path}`, {
     method,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
     body: JSON.stringify(body),
@@ -257,6 +274,10 @@ class Member {
     seat: number | null,
     readonly counts: boolean,
     readonly scheduler: SeatScheduler | null,
+    /** Index of the node this socket connects to. */
+    readonly node = 0,
+    /** Index of this socket in the process's `members` (`Collected.where`). */
+    readonly index = 0,
   ) {
     this.mySeat = seat;
   }
@@ -476,7 +497,10 @@ class Member {
     this.socket.timeout(30000).emit(event, payload, (err: Error | null, ack: Any) => {
       if (err) error(`${event}: no ack within 30 s`);
       else if (!ack?.ok) error(`${event}: ${ack?.message}`);
-      else if (p.window && measuring) ackMs.push(performance.now() - p.t0);
+      else if (p.window && measuring) {
+        ackMs.push(performance.now() - p.t0);
+        ackWhere.push(this.index);
+      }
       p.acked = true;
       if (err || !ack?.ok) this.lastKey = ''; // refused: try again on the next update
       this.maybeAct();
@@ -533,25 +557,29 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   // account (one person watching from several devices): each socket still gets that table's events, and a storm of
   // thousands of sockets does not need thousands of registrations
   const accounts = c.humans + (c.spectators > 0 ? 1 : 0);
+  urls = c.urls;
+  // socket k of table ti is the run's socket ti · perTable + k: round-robin over the nodes
+  const nodeOf = (ti: number, k: number) => (ti * perTable + k) % urls.length;
   const names: string[] = [];
   for (const ti of c.tables)
     for (let k = 0; k < accounts; k++) names.push(`lb${c.runId}${ti.toString(36)}x${k}`.slice(0, 20));
   const users: User[] = new Array(names.length);
   await pool(names, 8, async (name, i) => {
-    users[i] = await register(c.url, name);
+    users[i] = await register(name);
   });
   const tRegistered = performance.now();
   tables = c.tables.map((i) => new Table(i));
   members = [];
   const byTable: Member[][] = [];
-  c.tables.forEach((_ti, j) => {
+  c.tables.forEach((ti, j) => {
     const list: Member[] = [];
     // one schedule per table, shared by its human seats
     const sched = new SeatScheduler(interval, Math.random() * interval);
     for (let k = 0; k < perTable; k++) {
       const human = k < c.humans;
       const user = users[j * accounts + Math.min(k, c.humans)];
-      list.push(new Member(tables[j], user, human ? k : null, k === 0, human ? sched : null));
+      const index = members.length + list.length;
+      list.push(new Member(tables[j], user, human ? k : null, k === 0, human ? sched : null, nodeOf(ti, k), index));
     }
     byTable.push(list);
     members.push(...list);
@@ -561,20 +589,20 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   // from join_game below, like any client that connects to a running table)
   await pool(byTable, c.batch, async (list) => {
     const host = list[0];
-    const created = await api(c.url, host.user, 'POST', '/api/games', BENCH_SETTINGS);
+    const created = await api(host.user, 'POST', '/api/games', BENCH_SETTINGS);
     const gameId = created.id as string;
     host.table.gameId = gameId;
     for (let s = 1; s < 4; s++) {
-      if (s < c.humans) await api(c.url, list[s].user, 'POST', `/api/games/${gameId}/join`, { seat: s });
-      else await api(c.url, host.user, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
+      if (s < c.humans) await api(list[s].user, 'POST', `/api/games/${gameId}/join`, { seat: s });
+      else await api(host.user, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
     }
-    if (list.length > c.humans) await api(c.url, list[c.humans].user, 'POST', `/api/games/${gameId}/spectate`, {});
-    await api(c.url, host.user, 'POST', `/api/games/${gameId}/start`, {});
+    if (list.length > c.humans) await api(list[c.humans].user, 'POST', `/api/games/${gameId}/spectate`, {});
+    await api(host.user, 'POST', `/api/games/${gameId}/start`, {});
   });
   const tCreated = performance.now();
   // 3. sockets: connect, then join_game (players) / join_game_as_spectator: the exact view, and play from there
   await pool(members, 50, async (m) => {
-    const s = await connect(c.url, { token: m.user.token }, true);
+    const s = await connect(c.urls[m.node], { token: m.user.token }, true);
     m.attach(s);
     const event = m.isPlayer ? 'join_game' : 'join_game_as_spectator';
     const ack = await emitAck(s, event, { gameId: m.table.gameId });
@@ -604,6 +632,8 @@ function collect(): Collected {
     errorSamples,
     tablesPlaying: tables.filter((t) => !t.closed).length,
     cpuPct: cpuSinceMark(),
+    ackWhere,
+    where: members.map((m) => [m.table.gameId, m.node]),
   };
 }
 
@@ -712,6 +742,7 @@ process.on('message', (c: Command) => {
         actions = 0;
         botActions = 0;
         ackMs = [];
+        ackWhere = [];
         updateMs = [];
         markCpu = process.cpuUsage();
         markAt = performance.now();

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:load -- --tables 100 [--humans 1|4] [--rate R] [--seconds S] [--db pglite|postgres]
  *   [--bots strong|heuristic|basic] [--storm] [--spectators K] [--clients P] [--baseline-seconds B] [--warmup W]
- *   [--batch N] [--quiet]`
+ *   [--batch N] [--nodes N] [--quiet]`
  *
  * Load harness for one server (issue 10). It starts the real server (`node backend/dist/main.js`, built if
  * missing) on a free port with a temporary DATA_DIR (embedded PGlite, the default) or a fresh schema in
@@ -13,6 +13,11 @@
  * every socket at once and times until every client is back (reconnect, join_game, the same view).
  * Finally the bare socket.io echo server (echo-server.ts) runs at the measured rate with the same socket count:
  * the baseline of `p99Ratio`. Progress goes to stderr; the last stdout line is the JSON result.
+ *
+ * `--nodes N` (issue #13): N server processes on one fresh PostgreSQL schema and Redis (REDIS_URL, default
+ * redis://127.0.0.1:6379), each with its own NODE_ID and port; the sockets are spread round-robin over them (a
+ * socket whose table another node owns has its commands forwarded there); every node is sampled, and the result
+ * adds `perNode` (tables owned at the end, RSS, CPU, event loop) and the forwarded share of the timed actions.
  */
 import { ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,8 +25,28 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Collected, Command } from './clients';
-import { BACKEND_DIR, MAIN_JS, ServerHandle, ServerSampler, startServer } from './server-process';
-import { buildResult, LoadOptions, parseArgs, UsageError } from './stats';
+import {
+  BACKEND_DIR,
+  BenchSetupError,
+  benchQuery,
+  ClusterHandle,
+  MAIN_JS,
+  ServerHandle,
+  ServerSampler,
+  startCluster,
+  startServer,
+} from './server-process';
+import {
+  AckSample,
+  aggregateNodes,
+  buildResult,
+  forwardedSplit,
+  LoadOptions,
+  parseArgs,
+  PerNode,
+  RawFigures,
+  UsageError,
+} from './stats';
 
 const ROOT = resolve(BACKEND_DIR, '..');
 const started = Date.now();
@@ -128,28 +153,60 @@ async function main(): Promise<void> {
   const sockets = opts.tables * (opts.humans + opts.spectators);
   const parts = slices(opts.tables, Math.min(opts.clients, opts.tables));
   log(
-    `${opts.tables} tables × (${opts.humans} human${opts.humans > 1 ? 's' : ''}${opts.humans === 1 ? ' + 3 bots' : ''}${opts.spectators ? ` + ${opts.spectators} spectators` : ''}) = ${sockets} sockets in ${parts.length} client process(es); target ${opts.rate || 'max'} actions/s; db ${opts.db ?? 'server default'}; bots ${opts.bots ?? 'server default'}`,
+    `${opts.tables} tables × (${opts.humans} human${opts.humans > 1 ? 's' : ''}${opts.humans === 1 ? ' + 3 bots' : ''}${opts.spectators ? ` + ${opts.spectators} spectators` : ''}) = ${sockets} sockets in ${parts.length} client process(es); target ${opts.rate || 'max'} actions/s; db ${opts.db ?? 'server default'}${opts.nodes > 1 ? ` (${opts.nodes} nodes, REDIS_URL)` : ''}; bots ${opts.bots ?? 'server default'}`,
     opts,
   );
 
+  // one server, or the nodes of a cluster (--nodes > 1)
   let server: ServerHandle | null = null;
+  let cluster: ClusterHandle | null = null;
+  let servers: ServerHandle[] = [];
+  const samplers: ServerSampler[] = [];
   const procs: ClientProc[] = [];
   let echoChild: ChildProcess | null = null;
   let failed = true;
-  const cleanup = async () => {
-    for (const p of procs) p.kill();
-    echoChild?.kill('SIGTERM');
-    if (server && failed) console.error(`bench:load: the server's log is kept in ${server.logFile}`);
-    await server?.stop(failed);
+  const stopServers = async (keepLog = false) => {
+    for (const s of samplers.splice(0)) s.close();
+    const c = cluster;
+    const one = server;
+    cluster = null;
+    server = null;
+    servers = [];
+    await c?.stop(keepLog);
+    await one?.stop(keepLog);
   };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const p of procs) p.kill();
+      echoChild?.kill('SIGTERM');
+      if (failed)
+        for (const s of servers)
+          console.error(`bench:load: the log of ${s.nodeId ?? 'the server'} is kept in ${s.logFile}`);
+      await stopServers(failed);
+    })());
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.once(sig, () => void cleanup().then(() => process.exit(sig === 'SIGINT' ? 130 : 143)));
   try {
-    server = await startServer({ db: opts.db, bots: opts.bots });
-    const sampler = new ServerSampler(server.pid, server.url);
-    log(
-      `server pid ${server.pid} on ${server.url}, RSS after boot ${sampler.currentRssMB()?.toFixed(0)} MB (log ${server.logFile})`,
-      opts,
-    );
+    if (opts.nodes > 1) {
+      cluster = await startCluster({
+        n: opts.nodes,
+        bots: opts.bots,
+        // known at once: a failure later in the start stops the nodes already up
+        onNode: (h) => servers.push(h),
+      });
+      servers = cluster.nodes;
+    } else {
+      server = await startServer({ db: opts.db, bots: opts.bots });
+      servers = [server];
+    }
+    for (const s of servers) samplers.push(new ServerSampler(s.pid, s.url));
+    const rss = () => samplers.map((x) => x.currentRssMB()?.toFixed(0)).join(' + ');
+    for (const [i, s] of servers.entries())
+      log(
+        `${s.nodeId ? `node ${s.nodeId}` : 'server'} pid ${s.pid} on ${s.url}, RSS after boot ${samplers[i].currentRssMB()?.toFixed(0)} MB (log ${s.logFile})`,
+        opts,
+      );
 
     // ---- setup: users, sockets, tables (each client process in parallel, tables in batches)
     const runId = randomBytes(3).toString('hex').slice(0, 4);
@@ -160,7 +217,7 @@ async function main(): Promise<void> {
         p.request<{ registerMs: number; connectMs: number; createMs: number }>(
           {
             cmd: 'setup',
-            url: server!.url,
+            urls: servers.map((x) => x.url),
             tables: parts[i],
             humans: opts.humans,
             spectators: opts.spectators,
@@ -175,27 +232,65 @@ async function main(): Promise<void> {
     );
     const slowest = (k: 'registerMs' | 'connectMs' | 'createMs') => Math.max(...ready.map((r) => r[k]));
     log(
-      `setup ${((Date.now() - tSetup) / 1000).toFixed(1)} s: register ${slowest('registerMs')} ms, create+start (HTTP) ${slowest('createMs')} ms, connect + join_game ${slowest('connectMs')} ms; RSS ${sampler.currentRssMB()?.toFixed(0)} MB`,
+      `setup ${((Date.now() - tSetup) / 1000).toFixed(1)} s: register ${slowest('registerMs')} ms, create+start (HTTP) ${slowest('createMs')} ms, connect + join_game ${slowest('connectMs')} ms; RSS ${rss()} MB`,
       opts,
     );
     await sleep(opts.warmupSeconds * 1000);
 
     // ---- measured window
     await Promise.all(procs.map((p) => p.request({ cmd: 'mark' }, 'marked')));
-    await sampler.start();
+    await Promise.all(samplers.map((x) => x.start()));
     const t0 = Date.now();
     const load0 = loadavg()[0];
     log(`measuring ${opts.seconds} s… (machine load average ${load0.toFixed(1)})`, opts);
     await sleep(opts.seconds * 1000);
     const collected = await Promise.all(procs.map((p) => p.request<Collected>({ cmd: 'collect' }, 'collected')));
     const windowSeconds = (Date.now() - t0) / 1000;
-    const serverFigures = await sampler.stop();
-    const memory = await sampler.memoryBreakdown();
-    if (memory) log(`server memory: ${memory}`, opts);
-    log(
-      `server RSS: peak ${serverFigures.serverRssMB?.toFixed(0)} MB in the window, ${sampler.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${serverFigures.serverCpuPct?.toFixed(0)}%`,
-      opts,
-    );
+    const nodeFigures = await Promise.all(samplers.map((x) => x.stop()));
+    const serverFigures = nodeFigures.length === 1 ? nodeFigures[0] : aggregateNodes(nodeFigures);
+    for (const [i, x] of samplers.entries()) {
+      const name = servers[i].nodeId ? `node ${servers[i].nodeId}` : 'server';
+      const memory = await x.memoryBreakdown();
+      if (memory) log(`${name} memory: ${memory}`, opts);
+      log(
+        `${name} RSS: peak ${nodeFigures[i].serverRssMB?.toFixed(0)} MB in the window, ${x.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${nodeFigures[i].serverCpuPct?.toFixed(0)}%`,
+        opts,
+      );
+    }
+    // who owns what at the end of the window (before the sockets close and the nodes drain)
+    let clusterFigures: RawFigures['cluster'];
+    if (cluster) {
+      const q = (sql: string) => benchQuery<{ id: string; owner_node: string | null; n: string }>(sql);
+      const counts = await q(
+        `SELECT owner_node, count(*) AS n FROM "${cluster.schema}".games WHERE status <> 'CLOSED' GROUP BY 1`,
+      );
+      const owners = new Map(
+        (await q(`SELECT id, owner_node FROM "${cluster.schema}".games WHERE status <> 'CLOSED'`)).map((r) => [
+          r.id,
+          r.owner_node,
+        ]),
+      );
+      const unowned = counts.filter((r) => !servers.some((x) => x.nodeId === r.owner_node));
+      for (const r of unowned) log(`${r.n} open table(s) owned by ${r.owner_node ?? 'no node'}`, opts);
+      const perNode: PerNode[] = servers.map((x, i) => ({
+        nodeId: x.nodeId!,
+        tables: Number(counts.find((r) => r.owner_node === x.nodeId)?.n ?? 0),
+        rssMB: nodeFigures[i].serverRssMB,
+        cpuPct: nodeFigures[i].serverCpuPct,
+        eventLoopP99Ms: nodeFigures[i].eventLoopP99Ms,
+      }));
+      const samples: AckSample[] = collected.flatMap((c) =>
+        c.ackMs.map((ms, k) => {
+          const [gameId, node] = c.where[c.ackWhere[k]];
+          return { ms, gameId, node: servers[node].nodeId! };
+        }),
+      );
+      clusterFigures = { perNode, ...forwardedSplit(samples, owners) };
+      log(
+        `tables per node: ${perNode.map((n) => `${n.nodeId} ${n.tables}`).join(', ')}; forwarded ${((clusterFigures.forwardedShare ?? 0) * 100).toFixed(0)}% of the timed actions (ack p99 local ${clusterFigures.ackP99LocalMs?.toFixed(1) ?? '-'} ms, forwarded ${clusterFigures.ackP99ForwardedMs?.toFixed(1) ?? '-'} ms)`,
+        opts,
+      );
+    }
     const actions = collected.reduce((a, c) => a + c.actions, 0);
     const botActions = collected.reduce((a, c) => a + c.botActions, 0);
     const ackMs = collected.flatMap((c) => c.ackMs);
@@ -252,9 +347,9 @@ async function main(): Promise<void> {
     for (const s of samples.slice(0, 10)) log(`error: ${s}`, opts);
 
     await Promise.all(procs.map((p) => p.request({ cmd: 'close-game' }, 'closed')));
-    sampler.close();
-    await server.stop();
-    server = null;
+    const tStop = Date.now();
+    await stopServers();
+    log(`server(s) stopped in ${((Date.now() - tStop) / 1000).toFixed(1)} s`, opts);
 
     // ---- baseline: bare socket.io echo at the measured rate with the same socket count
     const rate = actions / windowSeconds || opts.rate || 1;
@@ -302,6 +397,8 @@ async function main(): Promise<void> {
       botMsP50: serverFigures.botMsP50,
       errors: errors + echoed.reduce((a, e) => a + e.errors, 0),
       ...(opts.storm ? { stormRecoveryMs: stormRecoveryMs ?? null } : {}),
+      nodes: opts.nodes,
+      cluster: clusterFigures,
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     failed = false;
@@ -311,7 +408,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(`bench:load failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  if (e instanceof BenchSetupError) console.error(`bench:load: ${e.message}`);
+  else console.error(`bench:load failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   process.exitCode = 1;
   // child processes are killed by cleanup(); make sure nothing keeps the process alive
   setTimeout(() => process.exit(1), 2000).unref();

@@ -1,10 +1,11 @@
 /**
  * The sampler against a stand-in server: this very process for /proc/<pid>/stat and a small HTTP server for
- * `GET /metrics` (prom-client's text) — or one without it (404: every metric figure null).
+ * `GET /metrics` (prom-client's text) — or one without it (404: every metric figure null). And the Redis check of
+ * `--nodes` against a port nobody listens on and a server that never answers.
  */
 import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { ServerSampler } from './server-process';
+import { AddressInfo, createServer as createTcpServer } from 'node:net';
+import { BenchSetupError, checkRedis, freePort, ServerSampler } from './server-process';
 
 function metricsServer(
   handler: (n: number) => { status: number; body: string },
@@ -54,6 +55,9 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
     expect(f.botMsP50).toBeGreaterThan(5);
     expect(f.botMsP50).toBeLessThanOrEqual(10);
     expect(sampler.lifetimePeakMB).toBeGreaterThanOrEqual(f.serverRssMB! - 1);
+    // the window's histogram observations (for merging several nodes): 100 per scrape after the start one
+    expect(f.botMsDelta.find((b) => b.le === 5)?.count).toBe(0);
+    expect(f.botMsDelta.find((b) => b.le === 10)?.count).toBeGreaterThanOrEqual(100);
   } finally {
     sampler.close();
     server.close();
@@ -72,4 +76,31 @@ it('reports null for every /metrics figure when the server has no /metrics', asy
     sampler.close();
     server.close();
   }
+});
+
+describe('checkRedis (--nodes)', () => {
+  it('says clearly that Redis is unreachable when nothing listens', async () => {
+    const port = await freePort();
+    const url = `redis://127.0.0.1:${port}`;
+    const e = await checkRedis(url, 2000).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(BenchSetupError);
+    expect((e as Error).message).toContain(
+      `--nodes needs Redis (the nodes forward commands through it): ${url} is unreachable`,
+    );
+  });
+
+  it('gives up after its timeout on a server that never answers', async () => {
+    const silent = createTcpServer(() => undefined);
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const t0 = Date.now();
+      const e = await checkRedis(`redis://127.0.0.1:${port}`, 500).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(BenchSetupError);
+      expect((e as Error).message).toContain('unreachable');
+      expect(Date.now() - t0).toBeLessThan(5000);
+    } finally {
+      silent.close();
+    }
+  });
 });

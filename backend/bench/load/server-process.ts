@@ -2,6 +2,7 @@
  * The real server of `bench:load`: `node backend/dist/main.js` on a free port with a temporary DATA_DIR (embedded
  * PGlite) or a fresh schema in PostgreSQL, fast table timers, and a sampler that reads its RSS and CPU from
  * /proc/<pid>/stat and the event-loop delay and bot figures from `GET /metrics` when the server has it.
+ * `startCluster` starts several such servers (`--nodes`, issue #13) on one fresh schema and Redis.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,11 +10,25 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BotLevel, DbKind, histogramQuantile, MetricsSnapshot, parseProcStat, readMetrics } from './stats';
+import Redis from 'ioredis';
+import {
+  BotLevel,
+  DbKind,
+  histogramQuantile,
+  MetricsSnapshot,
+  parseProcStat,
+  readMetrics,
+  ServerFigures,
+} from './stats';
 
 export const BACKEND_DIR = resolve(__dirname, '../..');
 export const MAIN_JS = join(BACKEND_DIR, 'dist/main.js');
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+/** The Redis of `--nodes` > 1 (the nodes forward table commands and socket.io broadcasts through it). */
+export const BENCH_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** The harness cannot run here (no Redis, no PostgreSQL …): printed without a stack trace. */
+export class BenchSetupError extends Error {}
 
 /** Timers of the bench server (the issue's probe): bots 0.3–0.5 s, trick 0.3 s, summary 0.5 s, result 1 s. */
 export const BENCH_ENV: Record<string, string> = {
@@ -39,22 +54,54 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function dropSchema(schema: string): Promise<void> {
-  // pg is a backend dependency (without bundled types): the three calls used here
+/** Runs one statement on the bench database (BENCH_DATABASE_URL) and returns its rows. */
+export async function benchQuery<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  // pg is a backend dependency (without bundled types): the calls used here
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Client } = require('pg') as {
     Client: new (o: { connectionString: string }) => {
       connect(): Promise<void>;
-      query(sql: string): Promise<unknown>;
+      query(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
       end(): Promise<void>;
     };
   };
   const c = new Client({ connectionString: BENCH_DATABASE_URL });
   await c.connect();
   try {
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    return (await c.query(sql, params)).rows;
   } finally {
     await c.end();
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  await benchQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/** Resolves when Redis answers PING at `url`; a BenchSetupError saying so otherwise. */
+export async function checkRedis(url: string, timeoutMs = 3000): Promise<void> {
+  const r = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+    // ioredis waits this long before it lets go of a failed socket (default 2 s)
+    disconnectTimeout: 100,
+  });
+  let cause: Error | null = null;
+  r.on('error', (e: Error) => (cause ??= e));
+  try {
+    await Promise.race([
+      r.connect().then(() => r.ping()),
+      new Promise((_ok, fail) => setTimeout(() => fail(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs).unref()),
+    ]);
+  } catch (e) {
+    throw new BenchSetupError(
+      `--nodes needs Redis (the nodes forward commands through it): ${url} is unreachable (${(cause ?? (e as Error)).message}); start Redis or set REDIS_URL`,
+    );
+  } finally {
+    r.disconnect();
   }
 }
 
@@ -62,23 +109,43 @@ export interface ServerHandle {
   url: string;
   pid: number;
   logFile: string;
+  /** NODE_ID of a node of several (null: one server). */
+  nodeId: string | null;
   /** Stops the server and removes its data; `keepLog` keeps the log file (failed runs). */
   stop(keepLog?: boolean): Promise<void>;
 }
 
-export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promise<ServerHandle> {
+/** One node of several: its NODE_ID, the shared schema (dropped by the cluster, not by the node), Redis, JWT secret. */
+export interface NodeEnv {
+  nodeId: string;
+  schema: string;
+  redisUrl: string;
+  jwtSecret: string;
+}
+
+export async function startServer(opts: { db?: DbKind; bots?: BotLevel; node?: NodeEnv }): Promise<ServerHandle> {
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: build the backend first`);
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'spades-load-'));
-  const schema = opts.db === 'postgres' ? `bench_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const node = opts.node;
+  // a node's schema belongs to its cluster (dropped once every node stopped)
+  const ownSchema =
+    !node && opts.db === 'postgres' ? `bench_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const schema = node ? node.schema : ownSchema;
   const env: NodeJS.ProcessEnv = { ...process.env, ...BENCH_ENV, PORT: String(port), DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.DATABASE_SCHEMA;
   delete env.REDIS_URL;
   delete env.JWT_SECRET;
-  if (opts.db === 'postgres') {
+  if (opts.db === 'postgres' || node) {
     env.DATABASE_URL = BENCH_DATABASE_URL;
     env.DATABASE_SCHEMA = schema;
+  }
+  if (node) {
+    // cluster mode = DATABASE_URL + REDIS_URL; every node verifies the others' tokens (one JWT secret)
+    env.REDIS_URL = node.redisUrl;
+    env.NODE_ID = node.nodeId;
+    env.JWT_SECRET = node.jwtSecret;
   }
   if (opts.bots) env.BOT_LEVEL = opts.bots;
   const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
@@ -93,38 +160,110 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promi
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
   const url = `http://127.0.0.1:${port}`;
-  const t0 = Date.now();
-  for (;;) {
-    if (exited !== null)
-      throw new Error(`the server exited (${exited}) while starting; log: ${logFile}\n${tail(logFile)}`);
-    try {
-      const r = await fetch(`${url}/health`);
-      if (r.status < 500) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() - t0 > 120000) throw new Error(`the server did not answer /health within 120 s; log: ${logFile}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    pid: child.pid!,
-    logFile,
-    async stop(keepLog = false) {
-      if (exited === null) {
-        child.kill('SIGTERM');
-        const done = await Promise.race([
-          new Promise<boolean>((r) => child.once('exit', () => r(true))),
-          new Promise<boolean>((r) => setTimeout(() => r(false), 15000)),
-        ]);
-        if (!done) child.kill('SIGKILL');
+  const stop = async (keepLog = false) => {
+    if (exited === null) {
+      child.kill('SIGTERM');
+      const done = await Promise.race([
+        new Promise<boolean>((r) => (exited !== null ? r(true) : child.once('exit', () => r(true)))),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 15000)),
+      ]);
+      if (!done) {
+        child.kill('SIGKILL');
+        await new Promise<void>((r) => (exited !== null ? r() : child.once('exit', () => r())));
       }
-      log.end();
-      if (schema) await dropSchema(schema).catch(() => undefined);
-      if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
-      if (!keepLog && !process.env.BENCH_KEEP_DATA) rmSync(logFile, { force: true });
-    },
+    }
+    log.end();
+    if (ownSchema) await dropSchema(ownSchema).catch(() => undefined);
+    if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+    if (!keepLog && !process.env.BENCH_KEEP_DATA) rmSync(logFile, { force: true });
   };
+  const t0 = Date.now();
+  try {
+    for (;;) {
+      if (exited !== null)
+        throw new Error(`the server exited (${exited}) while starting; log: ${logFile}\n${tail(logFile)}`);
+      try {
+        const r = await fetch(`${url}/health`);
+        if (r.status < 500) break;
+      } catch {
+        /* not listening yet */
+      }
+      if (Date.now() - t0 > 120000) throw new Error(`the server did not answer /health within 120 s; log: ${logFile}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } catch (e) {
+    // never leave a half-started server behind
+    await stop(true);
+    throw e;
+  }
+  return { url, pid: child.pid!, logFile, nodeId: node?.nodeId ?? null, stop };
+}
+
+/** N servers on one fresh PostgreSQL schema and Redis (cluster mode, issue #13). */
+export interface ClusterHandle {
+  nodes: ServerHandle[];
+  schema: string;
+  /** Stops every node at once (SIGTERM: they drain; SIGKILL after 15 s), then drops the schema. */
+  stop(keepLog?: boolean): Promise<void>;
+}
+
+/**
+ * Starts `n` nodes: the first alone (it migrates the fresh schema), the others once it answers, then waits until
+ * every node's heartbeat is in the registry and one more heartbeat round (so that every node places new tables
+ * knowing all the others). Redis must answer first. On any failure every started node is stopped.
+ */
+export async function startCluster(opts: {
+  n: number;
+  bots?: BotLevel;
+  redisUrl?: string;
+  onNode?: (h: ServerHandle) => void;
+}): Promise<ClusterHandle> {
+  const redisUrl = opts.redisUrl ?? BENCH_REDIS_URL;
+  await checkRedis(redisUrl);
+  const tag = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  const schema = `bench_${tag}`;
+  const jwtSecret = randomBytes(32).toString('base64url');
+  const started: ServerHandle[] = [];
+  let stopped = false;
+  const stop = async (keepLog = false) => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(started.map((h) => h.stop(keepLog)));
+    await dropSchema(schema).catch(() => undefined);
+  };
+  const env = (i: number): NodeEnv => ({ nodeId: `bench-${tag}-${i + 1}`, schema, redisUrl, jwtSecret });
+  const add = (h: ServerHandle) => {
+    started.push(h);
+    opts.onNode?.(h);
+    return h;
+  };
+  try {
+    add(await startServer({ db: 'postgres', bots: opts.bots, node: env(0) }));
+    const rest = await Promise.allSettled(
+      Array.from({ length: opts.n - 1 }, (_x, i) =>
+        startServer({ db: 'postgres', bots: opts.bots, node: env(i + 1) }).then(add),
+      ),
+    );
+    const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    // node order = NODE_ID order (bench-…-1, -2, …) whatever order they came up in
+    started.sort((a, b) => a.nodeId!.localeCompare(b.nodeId!, 'en', { numeric: true }));
+    const t0 = Date.now();
+    for (;;) {
+      const [{ live }] = await benchQuery<{ live: string }>(
+        `SELECT count(*) AS live FROM "${schema}".backend_nodes WHERE heartbeat_at > now() - interval '5 seconds'`,
+      );
+      if (Number(live) >= opts.n) break;
+      if (Date.now() - t0 > 30000) throw new Error(`only ${live} of ${opts.n} nodes in the registry after 30 s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // one more heartbeat round (lease / 5 = 1 s by default): every node has read the whole registry
+    await new Promise((r) => setTimeout(r, 1500));
+  } catch (e) {
+    await stop(true);
+    throw e;
+  }
+  return { nodes: started, schema, stop };
 }
 
 function tail(file: string): string {
@@ -228,13 +367,7 @@ export class ServerSampler {
   }
 
   /** Ends the window and returns its figures. */
-  async stop(): Promise<{
-    serverRssMB: number | null;
-    serverCpuPct: number | null;
-    eventLoopP99Ms: number | null;
-    botDecisionsPerSecond: number | null;
-    botMsP50: number | null;
-  }> {
+  async stop(): Promise<ServerFigures> {
     if (this.timer) clearInterval(this.timer);
     if (this.metricsTimer) clearInterval(this.metricsTimer);
     const p = this.proc();
@@ -255,6 +388,7 @@ export class ServerSampler {
     const eventLoopP99Ms = lags.length ? (lags.reduce((a, b) => a + b, 0) / lags.length) * 1000 : null;
     let botDecisionsPerSecond: number | null = null;
     let botMsP50: number | null = null;
+    let botMsDelta: { le: number; count: number }[] = [];
     const s = this.windowStart;
     if (s && end && s.botDecisions !== null && end.botDecisions !== null && end.at > s.at) {
       botDecisionsPerSecond = (end.botDecisions - s.botDecisions) / ((end.at - s.at) / 1000);
@@ -263,6 +397,8 @@ export class ServerSampler {
       botMsP50 = end.botMsBuckets.length
         ? histogramQuantile(s?.botMsBuckets ?? [], end.botMsBuckets, 0.5)
         : end.botMsSummaryP50;
+      const before = new Map((s?.botMsBuckets ?? []).map((b) => [b.le, b.count]));
+      botMsDelta = end.botMsBuckets.map((b) => ({ le: b.le, count: b.count - (before.get(b.le) ?? 0) }));
     }
     return {
       serverRssMB: this.rssMB.length ? Math.max(...this.rssMB) : null,
@@ -270,6 +406,7 @@ export class ServerSampler {
       eventLoopP99Ms,
       botDecisionsPerSecond,
       botMsP50,
+      botMsDelta,
     };
   }
 }

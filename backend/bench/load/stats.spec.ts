@@ -1,5 +1,8 @@
 import {
+  aggregateNodes,
   buildResult,
+  CLUSTER_KEYS,
+  forwardedSplit,
   chooseBid,
   histogramQuantile,
   parseArgs,
@@ -12,6 +15,7 @@ import {
   RESULT_KEYS,
   SeatScheduler,
   UsageError,
+  ServerFigures,
   viewKeyOf,
 } from './stats';
 
@@ -76,7 +80,22 @@ describe('parseArgs', () => {
       bots: undefined,
       storm: false,
       clients: 1,
+      nodes: 1,
     });
+  });
+
+  it('--nodes N > 1 runs on PostgreSQL (forced when --db is not given, refused with pglite)', () => {
+    expect(parseArgs(['--nodes', '3'])).toMatchObject({ nodes: 3, db: 'postgres' });
+    expect(parseArgs(['--nodes=2', '--db', 'postgres'])).toMatchObject({ nodes: 2, db: 'postgres' });
+    // one node keeps the server default (PGlite) or what was asked
+    expect(parseArgs(['--nodes', '1'])).toMatchObject({ nodes: 1, db: undefined });
+    expect(parseArgs(['--nodes', '1', '--db', 'pglite'])).toMatchObject({ nodes: 1, db: 'pglite' });
+    expect(() => parseArgs(['--nodes', '3', '--db', 'pglite'])).toThrow(
+      '--nodes > 1 needs --db postgres (the nodes share one PostgreSQL database)',
+    );
+    expect(() => parseArgs(['--nodes', '0'])).toThrow('--nodes must be an integer between 1 and 16');
+    expect(() => parseArgs(['--nodes', '2.5'])).toThrow(UsageError);
+    expect(() => parseArgs(['--nodes'])).toThrow('--nodes needs a value');
   });
 
   it('reads every option (space or = form)', () => {
@@ -253,6 +272,8 @@ describe('buildResult', () => {
       botDecisionsPerSecond: 9,
       botMsP50: null,
       errors: 0,
+      nodes: 1,
+      cpuPctPerTable: 43.7,
     });
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
@@ -275,7 +296,141 @@ describe('buildResult', () => {
       stormRecoveryMs: 1234.56,
     });
     expect(Object.keys(r)).toEqual([...RESULT_KEYS, 'stormRecoveryMs']);
-    expect(r).toMatchObject({ actionsPerSecond: 0, ackP99Ms: null, p99Ratio: null, errors: 3, stormRecoveryMs: 1235 });
+    expect(r).toMatchObject({
+      actionsPerSecond: 0,
+      ackP99Ms: null,
+      p99Ratio: null,
+      errors: 3,
+      stormRecoveryMs: 1235,
+      cpuPctPerTable: null,
+    });
+  });
+
+  it('several nodes add perNode, the forwarded share and the local / forwarded ack p99 after the usual keys', () => {
+    const r = buildResult({
+      tables: 300,
+      sockets: 300,
+      actions: 1500,
+      windowSeconds: 10,
+      ackMs: [10, 20],
+      updateMs: [30],
+      baselineAckMs: [1],
+      eventLoopP99Ms: 40,
+      serverRssMB: 900.4,
+      serverCpuPct: 150.4,
+      botDecisionsPerSecond: 110,
+      botMsP50: 1,
+      errors: 0,
+      nodes: 3,
+      cluster: {
+        perNode: [
+          { nodeId: 'n1', tables: 100, rssMB: 300.2, cpuPct: 50.2, eventLoopP99Ms: 40.04 },
+          { nodeId: 'n2', tables: 150, rssMB: 310, cpuPct: 60.6, eventLoopP99Ms: 20 },
+          { nodeId: 'n3', tables: 50, rssMB: 290.2, cpuPct: 39.6, eventLoopP99Ms: null },
+        ],
+        forwardedShare: 2 / 3,
+        ackP99LocalMs: 10.04,
+        ackP99ForwardedMs: 20.06,
+      },
+    });
+    expect(Object.keys(r)).toEqual([...RESULT_KEYS, ...CLUSTER_KEYS]);
+    expect(r).toMatchObject({
+      nodes: 3,
+      serverCpuPct: 150,
+      cpuPctPerTable: 0.501, // 150.4 % over 300 tables
+      perNode: [
+        { nodeId: 'n1', tables: 100, rssMB: 300, cpuPct: 50, eventLoopP99Ms: 40 },
+        { nodeId: 'n2', tables: 150, rssMB: 310, cpuPct: 61, eventLoopP99Ms: 20 },
+        { nodeId: 'n3', tables: 50, rssMB: 290, cpuPct: 40, eventLoopP99Ms: null },
+      ],
+      forwardedShare: 0.667,
+      ackP99LocalMs: 10,
+      ackP99ForwardedMs: 20.1,
+    });
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+});
+
+describe('several nodes', () => {
+  const node = (f: Partial<ServerFigures>): ServerFigures => ({
+    serverRssMB: 100,
+    serverCpuPct: 10,
+    eventLoopP99Ms: 5,
+    botDecisionsPerSecond: 1,
+    botMsP50: 1,
+    botMsDelta: [],
+    ...f,
+  });
+
+  it('sums RSS, CPU and bot decisions, keeps the worst event loop and merges the bot histograms', () => {
+    const a = aggregateNodes([
+      node({
+        serverRssMB: 300,
+        serverCpuPct: 40,
+        eventLoopP99Ms: 12,
+        botDecisionsPerSecond: 10,
+        botMsP50: 2,
+        // 10 decisions ≤ 1 ms, 10 more ≤ 4 ms
+        botMsDelta: [
+          { le: 1, count: 10 },
+          { le: 4, count: 20 },
+          { le: Infinity, count: 20 },
+        ],
+      }),
+      node({
+        serverRssMB: 250,
+        serverCpuPct: 35,
+        eventLoopP99Ms: 30,
+        botDecisionsPerSecond: 5,
+        botMsP50: 3,
+        // 30 decisions, all between 1 and 4 ms
+        botMsDelta: [
+          { le: 1, count: 0 },
+          { le: 4, count: 30 },
+          { le: Infinity, count: 30 },
+        ],
+      }),
+    ]);
+    expect(a).toMatchObject({ serverRssMB: 550, serverCpuPct: 75, eventLoopP99Ms: 30, botDecisionsPerSecond: 15 });
+    // merged: 10 ≤ 1 ms, 50 ≤ 4 ms; the median (25th of 50) is 15/40 of the way from 1 to 4 ms
+    expect(a.botMsDelta).toEqual([
+      { le: 1, count: 10 },
+      { le: 4, count: 50 },
+      { le: Infinity, count: 50 },
+    ]);
+    expect(a.botMsP50).toBeCloseTo(1 + (3 * 15) / 40, 6);
+  });
+
+  it('a sum is null when one node has no figure; without histograms the bot p50 is the mean of the medians', () => {
+    const a = aggregateNodes([node({ serverRssMB: null, botMsP50: 2 }), node({ eventLoopP99Ms: null, botMsP50: 4 })]);
+    expect(a).toMatchObject({ serverRssMB: null, serverCpuPct: 20, eventLoopP99Ms: 5, botMsP50: 3 });
+    expect(aggregateNodes([node({ eventLoopP99Ms: null, botMsP50: null })])).toMatchObject({
+      eventLoopP99Ms: null,
+      botMsP50: null,
+    });
+  });
+
+  it('splits the timed actions by whether the socket was on the owner of its table', () => {
+    const owners = new Map<string, string | null>([
+      ['g1', 'n1'],
+      ['g2', 'n2'],
+      ['g3', null],
+    ]);
+    const split = forwardedSplit(
+      [
+        { ms: 5, gameId: 'g1', node: 'n1' },
+        { ms: 7, gameId: 'g2', node: 'n2' },
+        { ms: 40, gameId: 'g1', node: 'n2' },
+        { ms: 50, gameId: 'g2', node: 'n3' },
+        { ms: 60, gameId: 'g2', node: 'n1' },
+        // no known owner (closed, or unknown): left out
+        { ms: 999, gameId: 'g3', node: 'n1' },
+        { ms: 999, gameId: 'g4', node: 'n1' },
+      ],
+      owners,
+    );
+    expect(split).toEqual({ forwardedShare: 0.6, ackP99LocalMs: 7, ackP99ForwardedMs: 60 });
+    expect(forwardedSplit([], owners)).toEqual({ forwardedShare: null, ackP99LocalMs: null, ackP99ForwardedMs: null });
   });
 });
 

@@ -31,6 +31,8 @@ export interface LoadOptions {
   batch: number;
   /** Print progress lines to stderr. */
   verbose: boolean;
+  /** Server processes sharing one PostgreSQL schema and Redis (issue #13); > 1 needs `db: 'postgres'`. */
+  nodes: number;
 }
 
 export class UsageError extends Error {}
@@ -49,6 +51,7 @@ const FLAGS = new Set([
   'warmup',
   'batch',
   'quiet',
+  'nodes',
 ]);
 
 /** `--tables 100 --humans 4 --rate 50 --seconds 60 --db pglite --bots heuristic --storm …` → options. */
@@ -80,8 +83,15 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
   const tables = num('tables', 20, 1, 20000);
   const humans = num('humans', 1, 1, 4);
   if (humans !== 1 && humans !== 4) throw new UsageError('--humans must be 1 or 4');
-  const db = raw.get('db');
+  let db = raw.get('db');
   if (db !== undefined && db !== 'pglite' && db !== 'postgres') throw new UsageError('--db must be pglite or postgres');
+  const nodes = num('nodes', 1, 1, 16);
+  if (nodes > 1) {
+    // the nodes share their tables through one PostgreSQL (cluster mode: DATABASE_URL + REDIS_URL)
+    if (db === 'pglite')
+      throw new UsageError('--nodes > 1 needs --db postgres (the nodes share one PostgreSQL database)');
+    db = 'postgres';
+  }
   const bots = raw.get('bots');
   if (bots !== undefined && bots !== 'strong' && bots !== 'heuristic' && bots !== 'basic') {
     throw new UsageError('--bots must be strong, heuristic or basic');
@@ -104,6 +114,7 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     warmupSeconds: num('warmup', 3, 0, 600),
     batch: num('batch', 50, 1, 1000),
     verbose: !raw.has('quiet'),
+    nodes,
   };
 }
 
@@ -278,7 +289,8 @@ export function readMetrics(text: string, at: number): MetricsSnapshot {
     botDecisions: promValue(s, 'spades_bot_decisions_total'),
     botMsBuckets: promBuckets(s, 'spades_bot_decision_ms'),
     // a summary quantile, else the pool's own median gauge (spades_bot_decision_ms_p50)
-    botMsSummaryP50: promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }) ?? promValue(s, 'spades_bot_decision_ms_p50'),
+    botMsSummaryP50:
+      promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }) ?? promValue(s, 'spades_bot_decision_ms_p50'),
   };
 }
 
@@ -293,7 +305,20 @@ export function parseProcStat(text: string): { cpuTicks: number; rssPages: numbe
   return { cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
 }
 
-/** The last output line of `bench:load` (the issue's field list, in that order; storm runs add stormRecoveryMs). */
+/** One node's figures in the result line (`perNode`, runs with `--nodes` > 1). */
+export interface PerNode {
+  nodeId: string;
+  /** Open tables it owns at the end of the window (games.owner_node, status <> 'CLOSED'). */
+  tables: number;
+  rssMB: number | null;
+  cpuPct: number | null;
+  eventLoopP99Ms: number | null;
+}
+
+/**
+ * The last output line of `bench:load`: the issue's field list in that order, then `nodes` and `cpuPctPerTable`;
+ * storm runs add stormRecoveryMs, runs with several nodes the CLUSTER_KEYS.
+ */
 export interface LoadResult {
   tables: number;
   sockets: number;
@@ -310,7 +335,17 @@ export interface LoadResult {
   botDecisionsPerSecond: number | null;
   botMsP50: number | null;
   errors: number;
+  /** Server processes (issue #13). */
+  nodes: number;
+  /** serverCpuPct / tables: the cost of one live table (100 = one core). */
+  cpuPctPerTable: number | null;
   stormRecoveryMs?: number | null;
+  // --nodes > 1 only:
+  perNode?: PerNode[];
+  /** Share of the timed human actions whose socket was on another node than the table's owner (forwarded). */
+  forwardedShare?: number | null;
+  ackP99LocalMs?: number | null;
+  ackP99ForwardedMs?: number | null;
 }
 
 export const RESULT_KEYS = [
@@ -329,7 +364,12 @@ export const RESULT_KEYS = [
   'botDecisionsPerSecond',
   'botMsP50',
   'errors',
+  'nodes',
+  'cpuPctPerTable',
 ] as const;
+
+/** Keys a `--nodes` > 1 result adds after RESULT_KEYS (and stormRecoveryMs). */
+export const CLUSTER_KEYS = ['perNode', 'forwardedShare', 'ackP99LocalMs', 'ackP99ForwardedMs'] as const;
 
 export interface RawFigures {
   tables: number;
@@ -347,6 +387,14 @@ export interface RawFigures {
   botMsP50: number | null;
   errors: number;
   stormRecoveryMs?: number | null;
+  /** Defaults to 1. */
+  nodes?: number;
+  cluster?: {
+    perNode: PerNode[];
+    forwardedShare: number | null;
+    ackP99LocalMs: number | null;
+    ackP99ForwardedMs: number | null;
+  };
 }
 
 export function buildResult(f: RawFigures): LoadResult {
@@ -368,10 +416,92 @@ export function buildResult(f: RawFigures): LoadResult {
     botDecisionsPerSecond: f.botDecisionsPerSecond === null ? null : Math.round(f.botDecisionsPerSecond * 10) / 10,
     botMsP50: round1(f.botMsP50),
     errors: f.errors,
+    nodes: f.nodes ?? 1,
+    cpuPctPerTable:
+      f.serverCpuPct === null || f.tables <= 0 ? null : Math.round((f.serverCpuPct / f.tables) * 1000) / 1000,
   };
   if (f.stormRecoveryMs !== undefined)
     out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
+  if (f.cluster) {
+    out.perNode = f.cluster.perNode.map((n) => ({
+      nodeId: n.nodeId,
+      tables: n.tables,
+      rssMB: n.rssMB === null ? null : Math.round(n.rssMB),
+      cpuPct: n.cpuPct === null ? null : Math.round(n.cpuPct),
+      eventLoopP99Ms: round1(n.eventLoopP99Ms),
+    }));
+    out.forwardedShare = f.cluster.forwardedShare === null ? null : Math.round(f.cluster.forwardedShare * 1000) / 1000;
+    out.ackP99LocalMs = round1(f.cluster.ackP99LocalMs);
+    out.ackP99ForwardedMs = round1(f.cluster.ackP99ForwardedMs);
+  }
   return out;
+}
+
+/** What the sampler measured on one server process over the window. */
+export interface ServerFigures {
+  serverRssMB: number | null;
+  serverCpuPct: number | null;
+  eventLoopP99Ms: number | null;
+  botDecisionsPerSecond: number | null;
+  botMsP50: number | null;
+  /** The bot-time histogram's observations in the window (empty without the histogram). */
+  botMsDelta: { le: number; count: number }[];
+}
+
+/**
+ * The figures of several server processes as one: RSS = the SUM of each node's peak RSS in the window (what the
+ * machine had to hold, at most), CPU and bot decisions/s = sums, event loop p99 = the worst node's, bot p50 =
+ * the median of the merged histograms (else the mean of the nodes' medians). A sum is null when a node's figure
+ * is missing.
+ */
+export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
+  const sum = (k: 'serverRssMB' | 'serverCpuPct' | 'botDecisionsPerSecond') =>
+    nodes.length && nodes.every((n) => n[k] !== null) ? nodes.reduce((a, n) => a + (n[k] as number), 0) : null;
+  const lags = nodes.map((n) => n.eventLoopP99Ms).filter((x): x is number => x !== null);
+  const merged = new Map<number, number>();
+  for (const n of nodes) for (const b of n.botMsDelta) merged.set(b.le, (merged.get(b.le) ?? 0) + b.count);
+  const buckets = [...merged.entries()].sort((a, b) => a[0] - b[0]).map(([le, count]) => ({ le, count }));
+  const p50s = nodes.map((n) => n.botMsP50).filter((x): x is number => x !== null);
+  const histogramP50 = nodes.every((n) => n.botMsDelta.length) ? histogramQuantile([], buckets, 0.5) : null;
+  return {
+    serverRssMB: sum('serverRssMB'),
+    serverCpuPct: sum('serverCpuPct'),
+    eventLoopP99Ms: lags.length ? Math.max(...lags) : null,
+    botDecisionsPerSecond: sum('botDecisionsPerSecond'),
+    botMsP50: histogramP50 ?? (p50s.length ? p50s.reduce((a, b) => a + b, 0) / p50s.length : null),
+    botMsDelta: buckets,
+  };
+}
+
+/** A timed human action: its ack time, its table and the node its socket was connected to. */
+export interface AckSample {
+  ms: number;
+  gameId: string;
+  node: string;
+}
+
+/**
+ * Splits the timed actions by whether the socket's node owned the table (`owners`: gameId → owner node at the
+ * end of the window) or the command was forwarded to the owner. Actions on tables without a known owner are left
+ * out of both.
+ */
+export function forwardedSplit(
+  samples: readonly AckSample[],
+  owners: ReadonlyMap<string, string | null>,
+): { forwardedShare: number | null; ackP99LocalMs: number | null; ackP99ForwardedMs: number | null } {
+  const local: number[] = [];
+  const forwarded: number[] = [];
+  for (const s of samples) {
+    const owner = owners.get(s.gameId);
+    if (!owner) continue;
+    (owner === s.node ? local : forwarded).push(s.ms);
+  }
+  const n = local.length + forwarded.length;
+  return {
+    forwardedShare: n ? forwarded.length / n : null,
+    ackP99LocalMs: percentile(local, 99),
+    ackP99ForwardedMs: percentile(forwarded, 99),
+  };
 }
 
 /** What a reconnected client must get back exactly (storm): its hand, the bids, the trick on the table, the turn. */
