@@ -3,7 +3,7 @@ import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IoAdapter } from '@nestjs/platform-socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
@@ -73,6 +73,7 @@ class AppIoAdapter extends IoAdapter {
   constructor(
     app: INestApplication,
     private readonly config: AppConfig,
+    private readonly sharded = false,
   ) {
     super(app);
   }
@@ -93,8 +94,16 @@ class AppIoAdapter extends IoAdapter {
       const sub = pub.duplicate();
       for (const c of [pub, sub]) c.on('error', (e: Error) => log.warn(`Redis: ${e.message}`));
       this.redis.push(pub, sub);
-      server.adapter(createAdapter(pub, sub, { key: redisChannelKey(this.config) }));
-      log.log('socket.io broadcasts go through Redis');
+      if (this.sharded) {
+        // Redis 7+: sharded pub/sub with a channel per room ("dynamic"): a node receives only the broadcasts for
+        // rooms it has sockets in (a user's events reach the one node holding their socket), instead of every
+        // node decoding every broadcast of the cluster (issue #13: the per-node cost stays flat as nodes are added)
+        server.adapter(createShardedAdapter(pub, sub, { channelPrefix: redisChannelKey(this.config), subscriptionMode: 'dynamic' }));
+        log.log('socket.io broadcasts go through Redis (sharded pub/sub, a channel per room)');
+      } else {
+        server.adapter(createAdapter(pub, sub, { key: redisChannelKey(this.config) }));
+        log.log('socket.io broadcasts go through Redis');
+      }
     }
     return server;
   }
@@ -125,7 +134,7 @@ async function closeRedis(c: Redis): Promise<void> {
 }
 
 /** Everything main.ts and the test app share: prefix, validation, errors, CORS, logging, OpenAPI. */
-export function configureApp(app: NestExpressApplication): AppConfig {
+export function configureApp(app: NestExpressApplication, opts: { shardedPubSub?: boolean } = {}): AppConfig {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
@@ -136,7 +145,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableCors({ origin: corsOriginCheck(config), credentials: true });
   app.enableShutdownHooks();
-  app.useWebSocketAdapter(new AppIoAdapter(app, config));
+  app.useWebSocketAdapter(new AppIoAdapter(app, config, opts.shardedPubSub === true));
   const doc = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -171,8 +180,28 @@ export async function createApp(
     bodyParser: false,
     abortOnError: false,
   });
-  configureApp(app);
+  const config = app.get(AppConfig);
+  configureApp(app, { shardedPubSub: config.redisUrl ? await supportsShardedPubSub(config.redisUrl) : false });
   return app;
+}
+
+/**
+ * Whether the Redis server has sharded pub/sub (SPUBLISH / SSUBSCRIBE, Redis 7.0+). Older servers (and a Redis that
+ * does not answer within 3 s) get the classic adapter, which works everywhere.
+ */
+export async function supportsShardedPubSub(url: string): Promise<boolean> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    const info = await probe.info('server');
+    const major = Number(/redis_version:(\d+)/.exec(info)?.[1] ?? 0);
+    return major >= 7;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
 }
 
 export type { INestApplication };

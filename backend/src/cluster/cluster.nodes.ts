@@ -30,6 +30,8 @@ export class ClusterNodes implements OnApplicationShutdown {
   private readonly listeners = new Set<() => void>();
   private beating: Promise<void> | null = null;
   private rounds = 0;
+  /** Tables placed on other nodes recently (not yet in their heartbeat for sure): node id → placement times. */
+  private readonly placed = new Map<string, number[]>();
   private stopped = false;
 
   constructor(
@@ -114,9 +116,11 @@ export class ClusterNodes implements OnApplicationShutdown {
   leastLoaded(): string {
     const self = this.load();
     let best = this.draining ? null : { id: this.nodeId, score: self.liveTables + self.botQueue };
+    const now = Date.now();
     for (const n of this.accepting()) {
       if (n.id === this.nodeId) continue;
-      const score = n.liveTables + n.botQueue;
+      const recent = (this.placed.get(n.id) ?? []).filter((t) => now - t < this.placedWindowMs).length;
+      const score = n.liveTables + n.botQueue + recent;
       if (!best || score < best.score) best = { id: n.id, score };
     }
     return best?.id ?? this.nodeId;
@@ -124,8 +128,15 @@ export class ClusterNodes implements OnApplicationShutdown {
 
   /** A table was just placed on `id`: counted until its next heartbeat says so itself (placements in a burst spread). */
   notePlaced(id: string): void {
-    const n = this.nodes.find((x) => x.id === id);
-    if (n) n.liveTables += 1;
+    const now = Date.now();
+    const times = (this.placed.get(id) ?? []).filter((t) => now - t < this.placedWindowMs);
+    times.push(now);
+    this.placed.set(id, times);
+  }
+
+  /** How long a placement counts on top of the node's reported load: two of its heartbeats. */
+  private get placedWindowMs(): number {
+    return 2 * Math.max(200, Math.floor(this.leaseMs / 5));
   }
 
   /** This node stops taking new tables (announced with an immediate heartbeat). */

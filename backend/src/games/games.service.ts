@@ -184,6 +184,8 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     bus.handle('invitations', (args) => this.localInvitations(args[0] as string));
     bus.handle('seated', (args) => this.tables.tableOfSeatedUser(args[0] as string)?.id ?? null);
     bus.handle('adopt', async (args) => {
+      // a node that is itself going away does not load tables (its own drain or the others' failover moves them)
+      if (this.stopping || nodes.isDraining) throw new RemoteError('This node is draining', 503);
       await this.adopt(args[0] as string[], 'handover');
       return true;
     });
@@ -390,7 +392,8 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       if (await handed.catch(() => false)) {
         moved++;
         counts.set(to, (counts.get(to) ?? 0) + 1);
-        await this.bus!.call(to, 'adopt', [[actor.rec.id]]).catch((e) => this.log.warn(`${to} did not load ${actor.rec.id}: ${(e as Error).message}`));
+        // the new owner loads it now (else at the first command for it, or its failover round once this node is gone)
+        await this.bus!.call(to, 'adopt', [[actor.rec.id]], 3000).catch((e) => this.log.warn(`${to} did not load ${actor.rec.id}: ${(e as Error).message}`));
       }
     }
     this.log.log(`Drained: handed ${moved} of ${actors.length} table(s) over`);
