@@ -4,12 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { compressionMiddleware } from './common/delivery';
+import { closeRedis, createRedisClient } from './common/redis';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/config.schema';
@@ -84,12 +85,7 @@ class AppIoAdapter extends IoAdapter {
     } as ServerOptions) as { adapter(a: unknown): void };
     if (this.config.redisUrl) {
       const log = new NestLogger('Redis');
-      // disconnectTimeout: closing a client that is between reconnection attempts leaves a timer this long
-      const pub = new Redis(this.config.redisUrl, {
-        lazyConnect: false,
-        maxRetriesPerRequest: null,
-        disconnectTimeout: 200,
-      });
+      const pub = createRedisClient(this.config.redisUrl);
       const sub = pub.duplicate();
       for (const c of [pub, sub]) c.on('error', (e: Error) => log.warn(`Redis: ${e.message}`));
       this.redis.push(pub, sub);
@@ -105,23 +101,6 @@ class AppIoAdapter extends IoAdapter {
     this.redis = [];
     await Promise.all(clients.map(closeRedis));
   }
-}
-
-/**
- * QUIT on a live connection; otherwise disconnect at once (while Redis is unreachable QUIT would wait forever
- * behind the adapter's queued subscriptions). ioredis rejects the commands still queued then, which nobody awaits
- * (the adapter's psubscribe): they are marked handled, so shutting down never ends in an unhandled rejection.
- */
-async function closeRedis(c: Redis): Promise<void> {
-  if (c.status === 'ready')
-    return c.quit().then(
-      () => undefined,
-      () => c.disconnect(),
-    );
-  type Queued = { command?: { promise?: Promise<unknown> } };
-  const queue = (c as unknown as { offlineQueue?: { toArray(): Queued[] } }).offlineQueue;
-  for (const item of queue?.toArray() ?? []) item.command?.promise?.catch(() => undefined);
-  c.disconnect();
 }
 
 /** Everything main.ts and the test app share: prefix, validation, errors, CORS, logging, OpenAPI. */
