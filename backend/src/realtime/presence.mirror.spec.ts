@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parsePresenceMessage, PresenceMirror } from './presence.mirror';
 
-describe('PresenceMirror (a node\'s copy of the cluster-wide online set)', () => {
+describe("PresenceMirror (a node's copy of the cluster-wide online set)", () => {
   it('ignores messages before the first snapshot and those the snapshot already holds', () => {
     const m = new PresenceMirror();
     expect(m.initialized).toBe(false);
@@ -17,7 +17,10 @@ describe('PresenceMirror (a node\'s copy of the cluster-wide online set)', () =>
   it('applies the next message and reports only real changes', () => {
     const m = new PresenceMirror();
     m.reset(0, ['a']);
-    expect(m.apply({ s: 1, on: ['a', 'b'], off: ['c'] })).toEqual({ kind: 'applied', diff: { online: ['b'], offline: [] } });
+    expect(m.apply({ s: 1, on: ['a', 'b'], off: ['c'] })).toEqual({
+      kind: 'applied',
+      diff: { online: ['b'], offline: [] },
+    });
     expect(m.apply({ s: 2, on: [], off: ['a'] })).toEqual({ kind: 'applied', diff: { online: [], offline: ['a'] } });
     expect([...m.ids()]).toEqual(['b']);
     expect(m.size).toBe(1);
@@ -41,7 +44,7 @@ describe('PresenceMirror (a node\'s copy of the cluster-wide online set)', () =>
     expect(m.apply({ s: 1, on: ['z'], off: [] }).kind).toBe('applied');
   });
 
-  it('parses published messages, including Lua cjson\'s {} for an empty list, and refuses garbage', () => {
+  it("parses published messages, including Lua cjson's {} for an empty list, and refuses garbage", () => {
     expect(parsePresenceMessage('{"s":3,"on":{},"off":["x"]}')).toEqual({ s: 3, on: [], off: ['x'] });
     expect(parsePresenceMessage('{"s":1,"on":["a",2,null]}')).toEqual({ s: 1, on: ['a'], off: [] });
     for (const bad of ['', 'nope', '[]', '{"on":["a"]}', '{"s":0,"on":[]}', '{"s":1.5}', '{"s":"2"}', 'null'])

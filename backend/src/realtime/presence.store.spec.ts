@@ -94,7 +94,8 @@ describeWithRedis('ClusterPresenceStore (Redis)', () => {
     return list;
   }
 
-  const everywhere = (list: TestNode[], u: string, online: boolean) => () => list.every((n) => n.store.has(u) === online);
+  const everywhere = (list: TestNode[], u: string, online: boolean) => () =>
+    list.every((n) => n.store.has(u) === online);
 
   afterEach(async () => {
     await Promise.all(nodes.splice(0).map((n) => n.close()));

@@ -321,7 +321,16 @@ export class ClusterPresenceStore {
 
   private scriptArgs(): [string, string, string, string, string, string, string, string] {
     const k = this.keys;
-    return [k.registry, k.seq, k.node, k.channel, k.nodePrefix, this.opts.instance, String(this.opts.leaseMs), String(this.ttlMs)];
+    return [
+      k.registry,
+      k.seq,
+      k.node,
+      k.channel,
+      k.nodePrefix,
+      this.opts.instance,
+      String(this.opts.leaseMs),
+      String(this.ttlMs),
+    ];
   }
 
   private after(reply: Promise<Reply>): void {
@@ -390,7 +399,11 @@ export class ClusterPresenceStore {
     try {
       do {
         this.resyncAgain = false;
-        const [seq, users] = await this.cmd.spadesPresenceSnapshot(this.keys.registry, this.keys.seq, this.keys.nodePrefix);
+        const [seq, users] = await this.cmd.spadesPresenceSnapshot(
+          this.keys.registry,
+          this.keys.seq,
+          this.keys.nodePrefix,
+        );
         if (this.stopped) return;
         const diff = this.mirror.reset(Number(seq), users);
         if (report) this.report(diff);

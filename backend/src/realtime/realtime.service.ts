@@ -1,4 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import type { ServerToClientEvents } from '@spades/common';
 import { EventEmitter } from 'node:events';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
@@ -49,7 +56,7 @@ export interface PresenceEvents {
  * change, and each node sends `presence_changed` to its own lobby watchers (so every watcher gets each change once).
  */
 @Injectable()
-export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy {
+export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('Realtime');
   private server: AppServer | undefined;
   private readonly socketsByUser = new Map<string, Set<string>>();
@@ -87,19 +94,25 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.startWaitMs))),
     ]);
     clearTimeout(timer);
-    if (timedOut) this.logger.warn(`cluster presence: Redis has not answered within ${this.startWaitMs} ms; still trying`);
+    if (timedOut)
+      this.logger.warn(`cluster presence: Redis has not answered within ${this.startWaitMs} ms; still trying`);
     else this.logger.log(`cluster presence: node ${this.cluster.instance} joined`);
   }
 
-  /**
-   * First of the shutdown hooks (before the socket.io adapter and its Redis clients are closed). In cluster mode
-   * the node stops heartbeating WITHOUT removing its users: the sockets closed now reconnect to another node
-   * within the lease and stay online without a flap; the others go offline when the lease runs out.
-   */
+  /** First of the shutdown hooks (before the socket.io adapter and its Redis clients are closed). */
   onModuleDestroy(): void {
     if (this.presenceTimer) clearTimeout(this.presenceTimer);
     this.presenceTimer = null;
     this.server = undefined;
+  }
+
+  /**
+   * Cluster mode: after every onModuleDestroy (a drain hands its tables over while this node still heartbeats) and
+   * before the socket.io server closes its sockets, the node stops heartbeating WITHOUT removing its users: the
+   * clients reconnecting to another node within the lease stay online without a flap; the others go offline when
+   * the lease runs out, as after a kill. (ClusterRedis closes the connections after that.)
+   */
+  beforeApplicationShutdown(): void {
     this.cluster?.stop();
   }
 
@@ -240,10 +253,14 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     this.presence.clear();
     try {
       // cluster mode: every node tells its own watchers (each node hears every change once)
-      (this.cluster ? this.server.local : this.server).to(LOBBY_VIEW_ROOM).emit('presence_changed', { online, offline });
+      (this.cluster ? this.server.local : this.server)
+        .to(LOBBY_VIEW_ROOM)
+        .emit('presence_changed', { online, offline });
     } catch (e) {
       this.logger.warn(`presence broadcast failed: ${(e as Error).message}`);
     }
-    this.logger.debug(`online users: ${this.socketsByUser.size} here${this.cluster ? `, ${this.cluster.size} in the cluster` : ''}`);
+    this.logger.debug(
+      `online users: ${this.socketsByUser.size} here${this.cluster ? `, ${this.cluster.size} in the cluster` : ''}`,
+    );
   }
 }

@@ -24,7 +24,8 @@ import {
 const REDIS_URL = process.env.REDIS_URL;
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const missing = [!REDIS_URL && 'REDIS_URL', !TEST_DATABASE_URL && 'TEST_DATABASE_URL'].filter(Boolean);
-if (missing.length) console.warn(`[presence.cluster.spec] ${missing.join(' and ')} not set: skipping the cluster presence tests`);
+if (missing.length)
+  console.warn(`[presence.cluster.spec] ${missing.join(' and ')} not set: skipping the cluster presence tests`);
 const describeCluster = missing.length ? describe.skip : describe;
 
 const LEASE_MS = 1000;
@@ -80,7 +81,10 @@ describeCluster('cluster mode: presence and lobby chat across nodes', () => {
     n2 = await createTestApp({
       env: { ...clusterEnv('node-2'), DATABASE_SCHEMA: n1.config.databaseSchema, JWT_SECRET: n1.config.jwtSecret },
     });
-    for (const [name, t] of [['n1', n1], ['n2', n2]] as const) {
+    for (const [name, t] of [
+      ['n1', n1],
+      ['n2', n2],
+    ] as const) {
       const rt = t.app.get(RealtimeService);
       expect(rt.cluster).not.toBeNull(); // DATABASE_URL + REDIS_URL: cluster mode
       rt.events.on('online', (id) => events[name].online.push(id));
@@ -115,7 +119,10 @@ describeCluster('cluster mode: presence and lobby chat across nodes', () => {
     expect(n2.app.get(RealtimeService).isOnline(a.user.id)).toBe(true);
     expect(n1.app.get(RealtimeService).isOnline(a.user.id)).toBe(true);
     a2.close();
-    await waitUntil('A offline for both watchers', () => w1.count(a.user.id, 'offline') === 1 && w2.count(a.user.id, 'offline') === 1);
+    await waitUntil(
+      'A offline for both watchers',
+      () => w1.count(a.user.id, 'offline') === 1 && w2.count(a.user.id, 'offline') === 1,
+    );
     await sleep(700);
     for (const w of [w1, w2]) expect([w.count(a.user.id, 'online'), w.count(a.user.id, 'offline')]).toEqual([1, 1]);
     for (const name of ['n1', 'n2'] as const) {
@@ -168,6 +175,33 @@ describeCluster('cluster mode: presence and lobby chat across nodes', () => {
     expect(tooFast).toHaveLength(2);
   });
 
+  it('a node shut down gracefully keeps its users online for the lease: one who reconnects elsewhere never flaps', async () => {
+    const w = await watcher(n2.url);
+    const n3 = await createTestApp({
+      env: { ...clusterEnv('node-3b'), DATABASE_SCHEMA: n1.config.databaseSchema, JWT_SECRET: n1.config.jwtSecret },
+    });
+    let closed = false;
+    try {
+      const leaves = await registerUser(n1.url);
+      const moves = await registerUser(n1.url);
+      for (const u of [leaves, moves]) track(await connectSocket(n3.url, u.token));
+      await waitUntil('both online on node 2', () => [leaves, moves].every((u) => w.count(u.user.id, 'online') === 1));
+      const t0 = Date.now();
+      await n3.close(); // its sockets are closed: not sent to Redis, the lease decides
+      closed = true;
+      track(await connectSocket(n1.url, moves.token));
+      await waitUntil('the user who left goes offline', () => w.count(leaves.user.id, 'offline') === 1, 10_000);
+      const elapsed = Date.now() - t0;
+      expect(elapsed).toBeGreaterThanOrEqual(LEASE_MS - Math.floor(LEASE_MS / 3) - 100);
+      expect(elapsed).toBeLessThanOrEqual(OFFLINE_BOUND_MS + 500);
+      await sleep(500);
+      expect(w.count(moves.user.id, 'offline')).toBe(0);
+      expect(n2.app.get(RealtimeService).isOnline(moves.user.id)).toBe(true);
+    } finally {
+      if (!closed) await n3.close();
+    }
+  }, 60_000);
+
   it("a killed node's users go offline on the others within the lease; users with a socket elsewhere stay online", async () => {
     const w = await watcher(n2.url);
     const dataDir = mkdtempSync(join(tmpdir(), 'spades-node3-'));
@@ -202,7 +236,11 @@ describeCluster('cluster mode: presence and lobby chat across nodes', () => {
       await n3.kill(); // SIGKILL: no shutdown hook, its keys stay in Redis until the others reap them
       const t0 = Date.now();
       track(await connectSocket(n1.url, users.moves.token)); // this client reconnected to node 1 at once
-      await waitUntil('the killed node\'s user offline on node 2', () => w.count(users.gone.user.id, 'offline') === 1, 10_000);
+      await waitUntil(
+        "the killed node's user offline on node 2",
+        () => w.count(users.gone.user.id, 'offline') === 1,
+        10_000,
+      );
       const elapsed = Date.now() - t0;
       expect(elapsed).toBeLessThanOrEqual(OFFLINE_BOUND_MS);
       await sleep(LEASE_MS);
