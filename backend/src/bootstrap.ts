@@ -10,6 +10,7 @@ import type { ServerOptions } from 'socket.io';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { compressionMiddleware } from './common/delivery';
+import { closeRedis, createRedisClient } from './common/redis';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/config.schema';
@@ -85,12 +86,7 @@ class AppIoAdapter extends IoAdapter {
     } as ServerOptions) as { adapter(a: unknown): void };
     if (this.config.redisUrl) {
       const log = new NestLogger('Redis');
-      // disconnectTimeout: closing a client that is between reconnection attempts leaves a timer this long
-      const pub = new Redis(this.config.redisUrl, {
-        lazyConnect: false,
-        maxRetriesPerRequest: null,
-        disconnectTimeout: 200,
-      });
+      const pub = createRedisClient(this.config.redisUrl);
       const sub = pub.duplicate();
       for (const c of [pub, sub]) c.on('error', (e: Error) => log.warn(`Redis: ${e.message}`));
       this.redis.push(pub, sub);
@@ -114,23 +110,6 @@ class AppIoAdapter extends IoAdapter {
     this.redis = [];
     await Promise.all(clients.map(closeRedis));
   }
-}
-
-/**
- * QUIT on a live connection; otherwise disconnect at once (while Redis is unreachable QUIT would wait forever
- * behind the adapter's queued subscriptions). ioredis rejects the commands still queued then, which nobody awaits
- * (the adapter's psubscribe): they are marked handled, so shutting down never ends in an unhandled rejection.
- */
-async function closeRedis(c: Redis): Promise<void> {
-  if (c.status === 'ready')
-    return c.quit().then(
-      () => undefined,
-      () => c.disconnect(),
-    );
-  type Queued = { command?: { promise?: Promise<unknown> } };
-  const queue = (c as unknown as { offlineQueue?: { toArray(): Queued[] } }).offlineQueue;
-  for (const item of queue?.toArray() ?? []) item.command?.promise?.catch(() => undefined);
-  c.disconnect();
 }
 
 /** Everything main.ts and the test app share: prefix, validation, errors, CORS, logging, OpenAPI. */

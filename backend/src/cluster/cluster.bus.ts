@@ -81,9 +81,17 @@ export class ClusterBus implements OnApplicationShutdown {
     this.ready = this.sub.subscribe(this.channel(this.nodeId)).then(() => undefined);
   }
 
-  /** Resolves once this node listens for requests. */
-  async start(): Promise<void> {
-    await this.ready;
+  /**
+   * Resolves once this node listens for requests, or after `waitMs` when Redis does not answer (the boot goes on:
+   * readiness reports Redis down; the subscription completes when Redis comes back).
+   */
+  async start(waitMs = 3000): Promise<void> {
+    if (!this.ready) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), waitMs)));
+    const outcome = await Promise.race([this.ready.then(() => 'ready' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') this.log.warn(`Redis did not answer within ${waitMs} ms: forwarded table commands wait for it`);
   }
 
   /** Registers what this node answers to `method`. */

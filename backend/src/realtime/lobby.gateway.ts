@@ -52,7 +52,8 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   afterInit(server: AppServer): void {
     this.realtime.attachServer(server);
     this.metrics?.gauge('spades_sockets', 'Connected socket.io clients on this server', () => server.engine?.clientsCount ?? 0);
-    this.metrics?.gauge('spades_online_users', 'Signed-in users with at least one socket on this server', () => this.realtime.onlineUserIds().length);
+    this.metrics?.gauge('spades_online_users', 'Signed-in users with at least one socket on this server', () => this.realtime.localOnlineCount());
+    this.metrics?.gauge('spades_presence_online_users', 'Signed-in users online on any node (= spades_online_users on a single node)', () => this.realtime.onlineUserIds().length);
   }
 
   async handleConnection(socket: Socket): Promise<void> {
@@ -102,7 +103,7 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
 
   handleDisconnect(socket: Socket): void {
     const userId = socketUserId(socket);
-    if (userId && this.realtime.markDisconnected(userId, socket.id)) this.realtime.presenceChanged();
+    if (userId) this.realtime.markDisconnected(userId, socket.id);
   }
 
   /**
@@ -166,13 +167,12 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     if (!socket.connected) return;
     if (data.userId && data.userId !== user.id) {
       socket.leave(userRoom(data.userId));
-      if (this.realtime.markDisconnected(data.userId, socket.id)) this.realtime.presenceChanged();
+      this.realtime.markDisconnected(data.userId, socket.id);
     }
     data.userId = user.id;
     data.username = user.username;
     socket.emit('authenticated', { success: true, userId: user.id });
-    const changed = this.realtime.markAuthenticated(user.id, socket.id);
-    if (changed) this.realtime.presenceChanged();
+    this.realtime.markAuthenticated(user.id, socket.id);
     for (const m of history) if (!live.has(m.id)) socket.emit('lobby_chat_message', m);
   }
 }

@@ -1,7 +1,18 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import type { ServerToClientEvents } from '@spades/common';
 import { EventEmitter } from 'node:events';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
+import { AppConfig } from '../config/config.schema';
+import { ClusterRedis } from './cluster-redis';
+import type { PresenceDiff } from './presence.mirror';
+import { ClusterPresenceStore } from './presence.store';
 
 /** Room every authenticated socket joins (lobby broadcasts). */
 export const LOBBY_ROOM = 'lobby';
@@ -28,18 +39,24 @@ export type AppServer = Server<Record<string, never>, ServerToClientEvents, Reco
 export type AppSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export interface PresenceEvents {
-  /** First socket of a user authenticated (user came online). */
+  /** The user's first socket authenticated (in cluster mode: their first socket on any node). */
   online: [userId: string];
-  /** Last socket of a user disconnected (user went offline). */
+  /** The user's last socket disconnected (in cluster mode: on every node, or the node holding it died). */
   offline: [userId: string];
 }
 
 /**
  * Injectable façade over the ONE socket.io server, for every module (social, games…): personalised emits
  * without touching gateway internals, plus presence (a user with several tabs/apps counts once).
+ *
+ * Presence on a single node is this process's sockets (in memory, no Redis). In cluster mode (DATABASE_URL +
+ * REDIS_URL) it is cluster-wide: this node's users go to Redis through ClusterPresenceStore, every node mirrors
+ * the cluster's online set, `isOnline` / `onlineUserIds` read that mirror (plus this node's own sockets, which
+ * are online before the round trip), the 'online' / 'offline' events fire on every node once per cluster-wide
+ * change, and each node sends `presence_changed` to its own lobby watchers (so every watcher gets each change once).
  */
 @Injectable()
-export class RealtimeService implements OnModuleDestroy {
+export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('Realtime');
   private server: AppServer | undefined;
   private readonly socketsByUser = new Map<string, Set<string>>();
@@ -48,12 +65,55 @@ export class RealtimeService implements OnModuleDestroy {
   /** Presence changes not yet sent to the lobby watchers (userId → online). */
   private readonly presence = new Map<string, boolean>();
   private presenceTimer: NodeJS.Timeout | null = null;
+  /** Cluster mode only. */
+  readonly cluster: ClusterPresenceStore | null = null;
+  private readonly startWaitMs: number = 0;
+
+  constructor(@Optional() config?: AppConfig, @Optional() redis?: ClusterRedis) {
+    if (!config?.cluster.enabled || !redis?.enabled) return;
+    this.startWaitMs = config.cluster.leaseMs;
+    this.cluster = new ClusterPresenceStore(redis.command, redis.subscriber, {
+      prefix: redis.prefix,
+      instance: redis.instance,
+      leaseMs: config.cluster.leaseMs,
+      localUsers: () => this.socketsByUser.keys(),
+      onChange: (diff) => this.clusterChanged(diff),
+      log: this.logger,
+    });
+  }
+
+  /**
+   * Cluster mode: joins the cluster's presence before the server listens (so the first `online_users` lists every
+   * node's users). Waits at most CLUSTER_LEASE_MS for Redis; it goes on in the background after that.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.cluster) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      this.cluster.start().then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.startWaitMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut)
+      this.logger.warn(`cluster presence: Redis has not answered within ${this.startWaitMs} ms; still trying`);
+    else this.logger.log(`cluster presence: node ${this.cluster.instance} joined`);
+  }
 
   /** First of the shutdown hooks (before the socket.io adapter and its Redis clients are closed). */
   onModuleDestroy(): void {
     if (this.presenceTimer) clearTimeout(this.presenceTimer);
     this.presenceTimer = null;
     this.server = undefined;
+  }
+
+  /**
+   * Cluster mode: after every onModuleDestroy (a drain hands its tables over while this node still heartbeats) and
+   * before the socket.io server closes its sockets, the node stops heartbeating WITHOUT removing its users: the
+   * clients reconnecting to another node within the lease stay online without a flap; the others go offline when
+   * the lease runs out, as after a kill. (ClusterRedis closes the connections after that.)
+   */
+  beforeApplicationShutdown(): void {
+    this.cluster?.stop();
   }
 
   /** Called by the gateway once the server exists. */
@@ -116,25 +176,38 @@ export class RealtimeService implements OnModuleDestroy {
     return this.server?.sockets.adapter.rooms.get(room)?.size ?? 0;
   }
 
+  /** Cluster-wide in cluster mode (the node's mirror; at most a Redis round trip behind). */
   isOnline(userId: string): boolean {
-    return this.socketsByUser.has(userId);
+    return this.socketsByUser.has(userId) || (this.cluster?.has(userId) ?? false);
   }
 
+  /** Every online user (cluster-wide in cluster mode). */
   onlineUserIds(): string[] {
-    return [...this.socketsByUser.keys()];
+    if (!this.cluster) return [...this.socketsByUser.keys()];
+    const ids = new Set(this.cluster.ids());
+    for (const id of this.socketsByUser.keys()) ids.add(id);
+    return [...ids];
   }
 
-  /** Gateway bookkeeping; returns true when the online set changed. */
+  /** Users with at least one socket on THIS server. */
+  localOnlineCount(): number {
+    return this.socketsByUser.size;
+  }
+
+  /** Gateway bookkeeping; returns true when this server's online set changed. */
   markAuthenticated(userId: string, socketId: string): boolean {
     let set = this.socketsByUser.get(userId);
     const wasOffline = !set;
     if (!set) this.socketsByUser.set(userId, (set = new Set()));
     set.add(socketId);
-    if (wasOffline) {
+    if (!wasOffline) return false;
+    if (this.cluster) this.cluster.add(userId);
+    else {
       this.presence.set(userId, true);
       this.events.emit('online', userId);
+      this.schedulePresenceFlush();
     }
-    return wasOffline;
+    return true;
   }
 
   markDisconnected(userId: string, socketId: string): boolean {
@@ -143,17 +216,29 @@ export class RealtimeService implements OnModuleDestroy {
     set.delete(socketId);
     if (set.size) return false;
     this.socketsByUser.delete(userId);
-    this.presence.set(userId, false);
-    this.events.emit('offline', userId);
+    if (this.cluster) this.cluster.remove(userId);
+    else {
+      this.presence.set(userId, false);
+      this.events.emit('offline', userId);
+      this.schedulePresenceFlush();
+    }
     return true;
   }
 
+  /** Cluster mode: the cluster-wide online set changed (reported once on every node). */
+  private clusterChanged(diff: PresenceDiff): void {
+    for (const id of diff.offline) this.presence.set(id, false);
+    for (const id of diff.online) this.presence.set(id, true);
+    for (const id of diff.offline) this.events.emit('offline', id);
+    for (const id of diff.online) this.events.emit('online', id);
+    this.schedulePresenceFlush();
+  }
+
   /**
-   * Presence changed: the lobby watchers get the changes coalesced into one `presence_changed {online, offline}`
-   * per PRESENCE_FLUSH_MS (a reconnect storm costs a few small messages, not one full list per login).
+   * The lobby watchers get the presence changes coalesced into one `presence_changed {online, offline}` per
+   * PRESENCE_FLUSH_MS (a reconnect storm costs a few small messages, not one full list per login).
    */
-  presenceChanged(): void {
-    // what changed is recorded by markAuthenticated / markDisconnected
+  private schedulePresenceFlush(): void {
     if (!this.server || this.presenceTimer) return;
     this.presenceTimer = setTimeout(() => this.flushPresence(), PRESENCE_FLUSH_MS);
     this.presenceTimer.unref?.();
@@ -167,10 +252,15 @@ export class RealtimeService implements OnModuleDestroy {
     for (const [id, on] of this.presence) (on ? online : offline).push(id);
     this.presence.clear();
     try {
-      this.server.to(LOBBY_VIEW_ROOM).emit('presence_changed', { online, offline });
+      // cluster mode: every node tells its own watchers (each node hears every change once)
+      (this.cluster ? this.server.local : this.server)
+        .to(LOBBY_VIEW_ROOM)
+        .emit('presence_changed', { online, offline });
     } catch (e) {
       this.logger.warn(`presence broadcast failed: ${(e as Error).message}`);
     }
-    this.logger.debug(`online users: ${this.socketsByUser.size}`);
+    this.logger.debug(
+      `online users: ${this.socketsByUser.size} here${this.cluster ? `, ${this.cluster.size} in the cluster` : ''}`,
+    );
   }
 }
