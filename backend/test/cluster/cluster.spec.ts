@@ -191,6 +191,8 @@ d('several backend nodes (3 processes, PostgreSQL + Redis)', () => {
       10000,
       'games_updated',
     );
+    // presence crosses nodes: the users of nodes a and b are online for the watcher on node c
+    expect(c.events('online_users').at(-1)).toEqual(expect.arrayContaining([a.id, b.id]));
     // lobby chat from node a reaches node b
     (a.socket as any).emit('lobby_chat_message', { message: 'hello from node a' });
     await b.waitFor(
@@ -198,6 +200,10 @@ d('several backend nodes (3 processes, PostgreSQL + Redis)', () => {
       10000,
       'lobby chat',
     );
+    // b going away reaches the watcher on node c as one presence change
+    b.close();
+    await c.waitFor(() => c.events('presence_changed').some((p) => p.offline.includes(b.id)), 10000, 'b offline');
+    expect(c.events('presence_changed').filter((p) => p.offline.includes(b.id))).toHaveLength(1);
     // placement: tables created one after the other through one node spread over the least-loaded nodes
     const placed = [await ownerOf(gameId)];
     for (let i = 0; i < 2; i++) {
