@@ -5,6 +5,7 @@ import { FakeDiscord, FakeDiscordUser } from './support/fake-discord';
 import { api, createTestApp, HttpResult, registerUser, TestApp } from './support/test-app';
 
 const COOKIE = 'spades_discord_state';
+if (!process.env.TEST_DATABASE_URL) console.warn('[discord.spec] TEST_DATABASE_URL not set: the two-node login test is skipped (one process per embedded database)');
 
 /** The `name=value` of the state cookie a response sets, and its attributes (lower-cased). */
 function stateCookie(r: HttpResult): { pair: string; value: string; attrs: string[] } {
@@ -269,5 +270,32 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     );
     // an unknown state says nothing about the client: the web client
     expectError((await callback(`/api/auth/discord/callback?code=x&state=unknown`)).location, 'invalid_state');
+  });
+
+  it('the state lives in the database until its callback uses it (any node, or a restarted one, can finish it)', async () => {
+    const start = await startLogin();
+    const rows = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM discord_login_states WHERE expires_at > now()`))[0].n;
+    const before = await rows();
+    expect(before).toBeGreaterThan(0);
+    const back = discord.authorize(start.authorizeUrl, discordUser());
+    expect((await callback(`${back.pathname}${back.search}`, start.cookie)).location.searchParams.get('token')).toBeTruthy();
+    expect(await rows()).toBe(before - 1);
+  });
+
+  (process.env.TEST_DATABASE_URL ? it : it.skip)('a login started on one node finishes on another node of the same deployment, once only', async () => {
+    const start = await startLogin();
+    const other = await createTestApp({
+      env: { ...discord.env(), DATABASE_SCHEMA: t.config.databaseSchema, JWT_SECRET: t.config.jwtSecret, NODE_ID: 'discord-other' },
+    });
+    try {
+      const back = discord.authorize(start.authorizeUrl, discordUser());
+      const res = await api(other.url, 'GET', `${back.pathname}${back.search}`, { headers: { cookie: start.cookie } });
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.get('location')!).searchParams.get('token')).toBeTruthy();
+      // used up: the same callback again, on the first node, fails
+      expectError((await callback(`${back.pathname}${back.search}`, start.cookie)).location, 'invalid_state');
+    } finally {
+      await other.close();
+    }
   });
 });

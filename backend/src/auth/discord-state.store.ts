@@ -44,10 +44,67 @@ export function readCookie(req: CookieRequest, name: string): string | undefined
   return undefined;
 }
 
-interface PendingLogin {
+export interface PendingLogin {
   verifier: string;
   client: DiscordClient;
   expiresAt: number;
+}
+
+/**
+ * Where logins in progress wait for their callback. The app keeps them in the database (`DbPendingLogins`), so
+ * the callback may reach any node and survives a restart; `MemoryPendingLogins` is for tests without one.
+ */
+export interface PendingLogins {
+  put(state: string, login: PendingLogin): Promise<void>;
+  /** Removes and returns the login of a state (single use), or null. */
+  take(state: string): Promise<PendingLogin | null>;
+}
+
+export class MemoryPendingLogins implements PendingLogins {
+  private readonly pending = new Map<string, PendingLogin>();
+
+  async put(state: string, login: PendingLogin): Promise<void> {
+    const now = Date.now();
+    for (const [k, v] of this.pending) if (v.expiresAt < now) this.pending.delete(k);
+    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+    this.pending.set(state, login);
+  }
+
+  async take(state: string): Promise<PendingLogin | null> {
+    const login = this.pending.get(state) ?? null;
+    this.pending.delete(state);
+    return login;
+  }
+}
+
+/** The SQL the database store runs (a DataSource or an EntityManager). */
+export interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/** Logins in progress in `discord_login_states`, keyed by a hash of the state (the raw state is never stored). */
+export class DbPendingLogins implements PendingLogins {
+  constructor(private readonly db: Queryable) {}
+
+  async put(state: string, login: PendingLogin): Promise<void> {
+    await this.db.query(`DELETE FROM discord_login_states WHERE expires_at < now()`);
+    await this.db.query(
+      `INSERT INTO discord_login_states (state_hash, verifier, client, expires_at) VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0))`,
+      [stateCookieValue(state), login.verifier, login.client, login.expiresAt],
+    );
+  }
+
+  async take(state: string): Promise<PendingLogin | null> {
+    const result = await this.db.query(
+      `DELETE FROM discord_login_states WHERE state_hash = $1 RETURNING verifier, client, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_at`,
+      [stateCookieValue(state)],
+    );
+    // TypeORM answers [rows, affected] for DELETE statements
+    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as { verifier: string; client: string; expires_at: string }[];
+    const r = rows[0];
+    if (!r) return null;
+    return { verifier: r.verifier, client: r.client === 'desktop' ? 'desktop' : 'web', expiresAt: Number(r.expires_at) };
+  }
 }
 
 type StoreDone = (err: Error | null, state?: string) => void;
@@ -64,29 +121,38 @@ type VerifyDone = (
  * the matching cookie. (passport-oauth2 picks the PKCE calling convention from the arity of `store`: keep 5.)
  */
 export class DiscordStateStore {
-  private readonly pending = new Map<string, PendingLogin>();
   /** Which client (web or desktop) the login of a callback request was started by, once its state is known. */
   private readonly clients = new WeakMap<object, DiscordClient>();
 
+  constructor(private readonly pending: PendingLogins = new MemoryPendingLogins()) {}
+
   store(req: CookieRequest, verifier: string, _state: unknown, _meta: unknown, done: StoreDone): void {
-    const now = Date.now();
-    for (const [k, v] of this.pending) if (v.expiresAt < now) this.pending.delete(k);
-    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
     const state = randomBytes(32).toString('base64url');
     const client: DiscordClient = req.query?.client === 'desktop' ? 'desktop' : 'web';
-    this.pending.set(state, { verifier, client, expiresAt: now + STATE_TTL_MS });
     if (!req.res) return done(new Error('no response to set the state cookie on'));
-    req.res.cookie(DISCORD_STATE_COOKIE, stateCookieValue(state), {
-      ...stateCookieOptions(req),
-      maxAge: DISCORD_STATE_COOKIE_MAX_AGE_MS,
-    });
-    done(null, state);
+    const res = req.res;
+    this.pending.put(state, { verifier, client, expiresAt: Date.now() + STATE_TTL_MS }).then(
+      () => {
+        res.cookie(DISCORD_STATE_COOKIE, stateCookieValue(state), {
+          ...stateCookieOptions(req),
+          maxAge: DISCORD_STATE_COOKIE_MAX_AGE_MS,
+        });
+        done(null, state);
+      },
+      (e: Error) => done(e),
+    );
   }
 
   verify(req: CookieRequest, providedState: unknown, _meta: unknown, done: VerifyDone): void {
-    const state = typeof providedState === 'string' ? providedState : '';
-    const pending = state ? this.pending.get(state) : undefined;
-    if (state) this.pending.delete(state); // single use, whatever happens next
+    const state = typeof providedState === 'string' && providedState.length <= 200 ? providedState : '';
+    // single use, whatever happens next
+    (state ? this.pending.take(state) : Promise.resolve(null)).then(
+      (pending) => this.check(req, state, pending ?? undefined, done),
+      (e: Error) => done(e, false, new DiscordLoginFailed('invalid_state', 'login state unavailable')),
+    );
+  }
+
+  private check(req: CookieRequest, state: string, pending: PendingLogin | undefined, done: VerifyDone): void {
     const client = pending?.client ?? 'web';
     this.clients.set(req, client);
     if (!pending || pending.expiresAt < Date.now()) {

@@ -4,7 +4,8 @@ import { OAuth2 } from 'oauth';
 import OAuth2Strategy, { InternalOAuthError } from 'passport-oauth2';
 import { AppConfig } from '../config/config.schema';
 import { APP_PASSPORT, type Authenticator, withPassportOption, withAppPassport } from './app-passport';
-import { DiscordStateStore } from './discord-state.store';
+import { DataSource } from 'typeorm';
+import { DbPendingLogins, DiscordStateStore } from './discord-state.store';
 import { DiscordLoginFailed, DiscordService, DiscordUser } from './discord.service';
 import type { AuthUser } from './jwt.strategy';
 
@@ -55,7 +56,7 @@ class TimedOAuth2 extends OAuth2 {
 
 /**
  * Discord login as a passport-oauth2 strategy: authorization code with `state` + PKCE S256 (DiscordStateStore:
- * single use, 10 min, bound to the browser by the state cookie), scope `identify email`, `prompt=consent`. The
+ * single use, 10 min, bound to the browser by the state cookie, kept in the database), scope `identify email`, `prompt=consent`. The
  * URLs come from configuration (DISCORD_AUTHORIZE_URL, DISCORD_API_URL, DISCORD_REDIRECT_URI), so tests use a
  * loopback provider. `validate` links or creates the account (by Discord id only, never by e-mail).
  *
@@ -70,9 +71,11 @@ export class DiscordStrategy extends PassportStrategy(withAppPassport(OAuth2Stra
     private readonly config: AppConfig,
     private readonly discord: DiscordService,
     @Inject(APP_PASSPORT) passport: Authenticator,
+    ds: DataSource,
   ) {
     const d = config.discord;
-    const states = new DiscordStateStore();
+    // logins in progress live in the database: the callback may reach any node (issue #13) or a restarted one
+    const states = new DiscordStateStore(new DbPendingLogins(ds));
     super(
       withPassportOption(passport, {
         // without Discord settings the guards answer 503 before this strategy runs

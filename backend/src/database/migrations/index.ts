@@ -5,6 +5,7 @@ import { Ratings1764100000000 } from './1764100000000-ratings';
 import { GameHistory1764200000000 } from './1764200000000-game-history';
 import { LeanTableEvents1764400000000 } from './1764400000000-lean-table-events';
 import { TableOwnership1764500000000 } from './1764500000000-table-ownership';
+import { DiscordLoginStates1764600000000 } from './1764600000000-discord-login-states';
 
 /**
  * Every migration, in order. Other modules (games) append their migration classes here; names must carry
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   GameHistory1764200000000,
   LeanTableEvents1764400000000,
   TableOwnership1764500000000,
+  DiscordLoginStates1764600000000,
 ];
