@@ -153,7 +153,7 @@ async function main(): Promise<void> {
   const sockets = opts.tables * (opts.humans + opts.spectators);
   const parts = slices(opts.tables, Math.min(opts.clients, opts.tables));
   log(
-    `${opts.tables} tables × (${opts.humans} human${opts.humans > 1 ? 's' : ''}${opts.humans === 1 ? ' + 3 bots' : ''}${opts.spectators ? ` + ${opts.spectators} spectators` : ''}) = ${sockets} sockets in ${parts.length} client process(es); target ${opts.rate || 'max'} actions/s; db ${opts.db ?? 'server default'}${opts.nodes > 1 ? ` (${opts.nodes} nodes, REDIS_URL)` : ''}; bots ${opts.bots ?? 'server default'}`,
+    `${opts.tables} tables × (${opts.humans} human${opts.humans > 1 ? 's' : ''}${opts.humans === 1 ? ' + 3 bots' : ''}${opts.spectators ? ` + ${opts.spectators} spectators` : ''}) = ${sockets} sockets in ${parts.length} client process(es); target ${opts.rate || 'max'} actions/s; db ${opts.db ?? 'server default'}${opts.cluster ? ` (${opts.nodes} node${opts.nodes > 1 ? 's' : ''}, cluster mode, REDIS_URL)` : ''}; bots ${opts.bots ?? 'server default'}`,
     opts,
   );
 
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   for (const sig of ['SIGINT', 'SIGTERM'] as const)
     process.once(sig, () => void cleanup().then(() => process.exit(sig === 'SIGINT' ? 130 : 143)));
   try {
-    if (opts.nodes > 1) {
+    if (opts.cluster) {
       cluster = await startCluster({
         n: opts.nodes,
         bots: opts.bots,

@@ -85,13 +85,16 @@ describe('parseArgs', () => {
   });
 
   it('--nodes N > 1 runs on PostgreSQL (forced when --db is not given, refused with pglite)', () => {
-    expect(parseArgs(['--nodes', '3'])).toMatchObject({ nodes: 3, db: 'postgres' });
+    expect(parseArgs(['--nodes', '3'])).toMatchObject({ nodes: 3, db: 'postgres', cluster: true });
     expect(parseArgs(['--nodes=2', '--db', 'postgres'])).toMatchObject({ nodes: 2, db: 'postgres' });
     // one node keeps the server default (PGlite) or what was asked
-    expect(parseArgs(['--nodes', '1'])).toMatchObject({ nodes: 1, db: undefined });
+    expect(parseArgs(['--nodes', '1'])).toMatchObject({ nodes: 1, db: undefined, cluster: false });
+    // --cluster: one node in cluster mode (the baseline for the per-node cost), on PostgreSQL
+    expect(parseArgs(['--cluster'])).toMatchObject({ nodes: 1, db: 'postgres', cluster: true });
+    expect(() => parseArgs(['--cluster', '--db', 'pglite'])).toThrow('--nodes > 1 and --cluster need --db postgres');
     expect(parseArgs(['--nodes', '1', '--db', 'pglite'])).toMatchObject({ nodes: 1, db: 'pglite' });
     expect(() => parseArgs(['--nodes', '3', '--db', 'pglite'])).toThrow(
-      '--nodes > 1 needs --db postgres (the nodes share one PostgreSQL database)',
+      '--nodes > 1 and --cluster need --db postgres (the nodes share one PostgreSQL database)',
     );
     expect(() => parseArgs(['--nodes', '0'])).toThrow('--nodes must be an integer between 1 and 16');
     expect(() => parseArgs(['--nodes', '2.5'])).toThrow(UsageError);

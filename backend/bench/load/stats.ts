@@ -33,6 +33,8 @@ export interface LoadOptions {
   verbose: boolean;
   /** Server processes sharing one PostgreSQL schema and Redis (issue #13); > 1 needs `db: 'postgres'`. */
   nodes: number;
+  /** Cluster mode (DATABASE_URL + REDIS_URL, node registry, forwarding): always with nodes > 1, or --cluster. */
+  cluster: boolean;
 }
 
 export class UsageError extends Error {}
@@ -52,6 +54,7 @@ const FLAGS = new Set([
   'batch',
   'quiet',
   'nodes',
+  'cluster',
 ]);
 
 /** `--tables 100 --humans 4 --rate 50 --seconds 60 --db pglite --bots heuristic --storm …` → options. */
@@ -63,7 +66,7 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
     if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    if (name === 'storm' || name === 'quiet') {
+    if (name === 'storm' || name === 'quiet' || name === 'cluster') {
       raw.set(name, 'true');
       continue;
     }
@@ -86,10 +89,12 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
   let db = raw.get('db');
   if (db !== undefined && db !== 'pglite' && db !== 'postgres') throw new UsageError('--db must be pglite or postgres');
   const nodes = num('nodes', 1, 1, 16);
-  if (nodes > 1) {
+  // --cluster: cluster mode (PostgreSQL + Redis) even with one node, the baseline for the per-node cost
+  const cluster = nodes > 1 || raw.has('cluster');
+  if (cluster) {
     // the nodes share their tables through one PostgreSQL (cluster mode: DATABASE_URL + REDIS_URL)
     if (db === 'pglite')
-      throw new UsageError('--nodes > 1 needs --db postgres (the nodes share one PostgreSQL database)');
+      throw new UsageError('--nodes > 1 and --cluster need --db postgres (the nodes share one PostgreSQL database)');
     db = 'postgres';
   }
   const bots = raw.get('bots');
@@ -115,6 +120,7 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     batch: num('batch', 50, 1, 1000),
     verbose: !raw.has('quiet'),
     nodes,
+    cluster,
   };
 }
 
