@@ -137,6 +137,8 @@ describe('build/nginx/spades.conf', () => {
     expect(block('upstream', 'spades_sticky')).toMatch(/^\s*hash \$remote_addr consistent;$/m);
     expect(nginxConf).not.toContain('location /api/auth/discord');
     expect(block('location', '/')).toContain('proxy_pass http://spades_any;');
+    // a player's API calls go where their socket is (their tables are placed there: fewer forwarded commands)
+    expect(block('location', '/api/')).toContain('proxy_pass http://spades_sticky;');
     // the web client opens a WebSocket first (the comment in spades.conf relies on it)
     const client = readFileSync(join(root, 'desktop/src/renderer/socket/socket.tsx'), 'utf8');
     expect(client).toMatch(/transports: \['websocket', 'polling'\]/);
