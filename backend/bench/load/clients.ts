@@ -27,6 +27,8 @@ export type Command =
       totalTables: number;
       batch: number;
       runId: string;
+      /** HTTP requests: 'sticky' = to the node of the user's socket (the nginx example hashes /api/ and /socket.io/ alike), 'random' = any node. */
+      http: 'sticky' | 'random';
     }
   | { cmd: 'mark' }
   | { cmd: 'collect' }
@@ -94,13 +96,16 @@ interface User {
 }
 
 /**
- * The nodes' URLs. Each HTTP request goes to a node drawn at random, independently of the sockets (a balancer
- * without sticky sessions, websocket-only clients): a table is created through any node and placed by the
- * server, so whether its sockets reach its owner directly is up to the placement, like in production (a counter
- * would line up with the sockets' round-robin and hide the forwarding).
+ * The nodes' URLs. `--http sticky` (default): a user's HTTP requests go to the node of their socket, like behind the
+ * nginx example (the same address hash for /api/ and /socket.io/), so a table is created through its host's node
+ * and the server's placement decides whether it stays there. `--http random`: each request to a node drawn at
+ * random, independently of the sockets (a balancer without sticky sessions: more forwarding).
  */
 let urls: string[] = [];
-const httpUrl = () => urls[Math.floor(Math.random() * urls.length)];
+let stickyHttp = false;
+/** With sticky HTTP: the node of each user's socket. */
+const userNode = new Map<string, string>();
+const httpUrl = (userId?: string) => (stickyHttp && userId && userNode.get(userId)) || urls[Math.floor(Math.random() * urls.length)];
 
 async function register(username: string): Promise<User> {
   const url = httpUrl();
@@ -122,7 +127,7 @@ async function register(username: string): Promise<User> {
 }
 
 async function api(user: User, method: string, path: string, body: unknown): Promise<Any> {
-  const res = await fetch(`${httpUrl()}${path}`, {
+  const res = await fetch(`${httpUrl(user.id)}${path}`, {
     method,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
     body: JSON.stringify(body),
@@ -558,6 +563,7 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   // thousands of sockets does not need thousands of registrations
   const accounts = c.humans + (c.spectators > 0 ? 1 : 0);
   urls = c.urls;
+  stickyHttp = c.http === 'sticky';
   // socket k of table ti is the run's socket ti · perTable + k: round-robin over the nodes
   const nodeOf = (ti: number, k: number) => (ti * perTable + k) % urls.length;
   const names: string[] = [];
@@ -580,6 +586,7 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
       const user = users[j * accounts + Math.min(k, c.humans)];
       const index = members.length + list.length;
       list.push(new Member(tables[j], user, human ? k : null, k === 0, human ? sched : null, nodeOf(ti, k), index));
+      if (!userNode.has(user.id)) userNode.set(user.id, c.urls[nodeOf(ti, k)]);
     }
     byTable.push(list);
     members.push(...list);

@@ -225,6 +225,7 @@ async function main(): Promise<void> {
             totalTables: opts.tables,
             batch: Math.max(1, Math.ceil(opts.batch / parts.length)),
             runId,
+            http: opts.http,
           },
           'ready',
         ),

@@ -90,7 +90,9 @@ describe('parseArgs', () => {
     // one node keeps the server default (PGlite) or what was asked
     expect(parseArgs(['--nodes', '1'])).toMatchObject({ nodes: 1, db: undefined, cluster: false });
     // --cluster: one node in cluster mode (the baseline for the per-node cost), on PostgreSQL
-    expect(parseArgs(['--cluster'])).toMatchObject({ nodes: 1, db: 'postgres', cluster: true });
+    expect(parseArgs(['--cluster'])).toMatchObject({ nodes: 1, db: 'postgres', cluster: true, http: 'sticky' });
+    expect(parseArgs(['--nodes', '3', '--http', 'random'])).toMatchObject({ http: 'random' });
+    expect(() => parseArgs(['--http', 'nope'])).toThrow('--http must be sticky or random');
     expect(() => parseArgs(['--cluster', '--db', 'pglite'])).toThrow('--nodes > 1 and --cluster need --db postgres');
     expect(parseArgs(['--nodes', '1', '--db', 'pglite'])).toMatchObject({ nodes: 1, db: 'pglite' });
     expect(() => parseArgs(['--nodes', '3', '--db', 'pglite'])).toThrow(

@@ -35,6 +35,8 @@ export interface LoadOptions {
   nodes: number;
   /** Cluster mode (DATABASE_URL + REDIS_URL, node registry, forwarding): always with nodes > 1, or --cluster. */
   cluster: boolean;
+  /** Where HTTP requests go with several nodes: the user's socket node (sticky, default) or any node (random). */
+  http: 'sticky' | 'random';
 }
 
 export class UsageError extends Error {}
@@ -55,6 +57,7 @@ const FLAGS = new Set([
   'quiet',
   'nodes',
   'cluster',
+  'http',
 ]);
 
 /** `--tables 100 --humans 4 --rate 50 --seconds 60 --db pglite --bots heuristic --storm …` → options. */
@@ -97,6 +100,8 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
       throw new UsageError('--nodes > 1 and --cluster need --db postgres (the nodes share one PostgreSQL database)');
     db = 'postgres';
   }
+  const http = raw.get('http') ?? 'sticky';
+  if (http !== 'sticky' && http !== 'random') throw new UsageError('--http must be sticky or random');
   const bots = raw.get('bots');
   if (bots !== undefined && bots !== 'strong' && bots !== 'heuristic' && bots !== 'basic') {
     throw new UsageError('--bots must be strong, heuristic or basic');
@@ -121,6 +126,7 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     verbose: !raw.has('quiet'),
     nodes,
     cluster,
+    http,
   };
 }
 

@@ -15,6 +15,10 @@ export interface NodeInfo {
   botQueue: number;
 }
 
+/** A new table stays on the node that received it while that node's load is within this of the others' average. */
+export const PLACEMENT_SLACK_TABLES = 10;
+export const PLACEMENT_SLACK_RATIO = 0.2;
+
 export type LoadProvider = () => { liveTables: number; botQueue: number };
 
 @Injectable()
@@ -110,25 +114,29 @@ export class ClusterNodes implements OnApplicationShutdown {
   }
 
   /**
-   * Where a new table goes: the live, non-draining node with the least load (live tables + queued bot decisions,
-   * + tables placed there since its last heartbeats). This node keeps it while its load is within
-   * `PLACEMENT_SLACK` (2 tables, or 10 %) of the least loaded: the creator's commands then stay local (the load
-   * balancer keeps a client's requests and socket on one node) instead of being forwarded, at the price of a
-   * slightly less even spread.
+   * Where a new table goes: the node that received the request, unless its load exceeds the other live nodes'
+   * average by more than the slack (PLACEMENT_SLACK_TABLES + PLACEMENT_SLACK_RATIO): then the least-loaded live,
+   * non-draining node (load = live tables + queued bot decisions + tables placed there since its last heartbeats).
+   * Behind the nginx example a player's API calls and socket reach one node, so keeping the table there keeps
+   * their commands local instead of forwarding each one over Redis; the slack bounds the imbalance that costs.
    */
   leastLoaded(): string {
     const self = this.load();
     const selfScore = self.liveTables + self.botQueue;
     let best: { id: string; score: number } | null = null;
+    let sum = 0;
+    let count = 0;
     const now = Date.now();
     for (const n of this.accepting()) {
       if (n.id === this.nodeId) continue;
       const recent = (this.placed.get(n.id) ?? []).filter((t) => now - t < this.placedWindowMs).length;
       const score = n.liveTables + n.botQueue + recent;
+      sum += score;
+      count += 1;
       if (!best || score < best.score) best = { id: n.id, score };
     }
     if (this.draining) return best?.id ?? this.nodeId;
-    if (!best || selfScore <= best.score + Math.max(2, Math.ceil(best.score * 0.1))) return this.nodeId;
+    if (!best || selfScore <= (sum / count) * (1 + PLACEMENT_SLACK_RATIO) + PLACEMENT_SLACK_TABLES) return this.nodeId;
     return best.id;
   }
 
