@@ -6,6 +6,7 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
+import type { Observable } from 'rxjs';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
 import { Logger } from 'nestjs-pino';
@@ -14,6 +15,7 @@ import { compressionMiddleware } from './common/delivery';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/config.schema';
+import { bindMessageHandlers, HandlerSocket, MessageHandler } from './realtime/socket-handlers';
 
 /** JSON body cap: a 512 KB avatar is ~700 KB as base64. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -76,6 +78,7 @@ export function redisChannelKey(config: AppConfig): string {
  */
 class AppIoAdapter extends IoAdapter {
   private redis: Redis[] = [];
+  private readonly log = new NestLogger('Socket');
 
   constructor(
     app: INestApplication,
@@ -104,6 +107,17 @@ class AppIoAdapter extends IoAdapter {
       log.log('socket.io broadcasts go through Redis');
     }
     return server;
+  }
+
+  /** Plain listeners instead of an RxJS pipeline per handler per socket (~100 KB a socket): socket-handlers.ts. */
+  override bindMessageHandlers(
+    socket: HandlerSocket,
+    handlers: MessageHandler[],
+    transform: (data: unknown) => Observable<unknown>,
+  ): void {
+    bindMessageHandlers(socket, handlers, transform, (event, e) =>
+      this.log.error(`${event}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    );
   }
 
   override async dispose(): Promise<void> {
