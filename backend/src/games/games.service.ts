@@ -11,7 +11,7 @@ import { GameInvitation, validateSettings } from '@spades/common';
 import { randomUUID } from 'node:crypto';
 import { BotPool } from '../bots/bot-pool';
 import { MetricsService } from '../metrics/metrics.service';
-import { ChatBlocks, visibleChat } from './chat-visibility';
+import { ChatBlocks } from './chat-visibility';
 import { GAMES_CONFIG } from './games.config';
 import type { GamesConfig } from './games.config';
 import { GamesSettlement } from './games.settlement';
@@ -165,7 +165,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     const seat = seatOf(rec, userId);
     const view = tableView(rec, seat ?? 'spectator', Date.now());
     // blocks (issue 15): the caller never sees the chat of players they block
-    if (this.chatBlocks && view.chat) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
+    if (this.chatBlocks && view.chat) view.chat = await this.chatBlocks.visibleTo(view.chat, userId);
     return view;
   }
 
@@ -260,7 +260,8 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   spectate(gameId: string, user: Participant, invite?: unknown): Promise<TableView> {
     return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
       if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
-      this.machine.spectate(rec, fx, user);
+      // already watching (a reconnect): no event row, no broadcast to the table; the caller still gets the view
+      if (!this.machine.spectate(rec, fx, user)) throw new Unchanged();
     }).then(() => this.view(gameId, user.userId));
   }
 
