@@ -9,6 +9,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { serverNodeFlags } from '../../src/config/node-flags';
 import { BotLevel, DbKind, histogramQuantile, MetricsSnapshot, parseProcStat, readMetrics } from './stats';
 
 export const BACKEND_DIR = resolve(__dirname, '../..');
@@ -83,7 +84,8 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel }): Promi
   if (opts.bots) env.BOT_LEVEL = opts.bots;
   const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
   const log = createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, [MAIN_JS], {
+  // with the server's heap flags, as `npm start` and the container run it
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), MAIN_JS], {
     cwd: BACKEND_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
