@@ -17,9 +17,13 @@ describe('sessionKey', () => {
     const payload = { sub: 'u-1', iat: 1_700_000_000 };
     const byString = jwt.sign(payload, secret, { algorithm: 'HS256' });
     expect(jwt.sign(payload, sessionKey(secret), { algorithm: 'HS256' })).toBe(byString);
-    expect(jwt.verify(byString, sessionKey(secret), { algorithms: ['HS256'], ignoreExpiration: true })).toMatchObject({ sub: 'u-1' });
+    expect(jwt.verify(byString, sessionKey(secret), { algorithms: ['HS256'], ignoreExpiration: true })).toMatchObject({
+      sub: 'u-1',
+    });
     // another secret, another algorithm: refused as before
-    expect(() => jwt.verify(byString, sessionKey(`${secret}x`), { algorithms: ['HS256'] })).toThrow(/invalid signature/);
+    expect(() => jwt.verify(byString, sessionKey(`${secret}x`), { algorithms: ['HS256'] })).toThrow(
+      /invalid signature/,
+    );
     const hs512 = jwt.sign(payload, secret, { algorithm: 'HS512' });
     expect(() => jwt.verify(hs512, sessionKey(secret), { algorithms: ['HS256'] })).toThrow(/invalid algorithm/);
   });

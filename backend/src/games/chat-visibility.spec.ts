@@ -8,7 +8,9 @@ const C = '00000000-0000-4000-8000-00000000000c';
 
 function blocks(rows: { user_id: string; target_id: string }[]) {
   const queries: unknown[][] = [];
-  const ds = { query: async (_sql: string, params: unknown[]) => (queries.push(params), rows) } as unknown as DataSource;
+  const ds = {
+    query: async (_sql: string, params: unknown[]) => (queries.push(params), rows),
+  } as unknown as DataSource;
   return { chat: new ChatBlocks(ds), queries };
 }
 
