@@ -19,4 +19,6 @@ if [ "${SKIP_MIGRATIONS:-0}" != "1" ]; then
 fi
 
 echo "docker-entrypoint: starting the server"
-exec node backend/dist/main.js "$@"
+# the server's heap flags (backend/src/config/node-flags.ts: printed by node-flags.js, minus what NODE_OPTIONS sets)
+# shellcheck disable=SC2046
+exec node $(node backend/dist/config/node-flags.js) backend/dist/main.js "$@"

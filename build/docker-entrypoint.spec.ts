@@ -4,7 +4,7 @@
 // skipped with the reason printed).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,9 @@ describe('build/docker-entrypoint.sh', () => {
           expect(out.indexOf('running database migrations')).toBeGreaterThanOrEqual(0);
           expect(out.indexOf('running database migrations')).toBeLessThan(out.indexOf('starting the server'));
           if (round === 1) {
+            // exec'd with the server's Node flags (backend/src/config/node-flags.ts), the container's only process
+            const cmdline = readFileSync(`/proc/${run.child.pid}/cmdline`, 'utf8').split('\0');
+            expect(cmdline).toEqual(expect.arrayContaining(['--max-old-space-size=1024', '--max-semi-space-size=8', 'backend/dist/main.js']));
             // an account created in round 1 must still log in after the restart (round 2)
             const r = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
               method: 'POST',

@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
+import type { Observable } from 'rxjs';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { ServerOptions } from 'socket.io';
 import { Logger } from 'nestjs-pino';
@@ -15,6 +16,7 @@ import { HttpExceptionFilter } from './common/http-exception.filter';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/config.schema';
 import { redisChannelKey } from './config/redis-key';
+import { bindMessageHandlers, HandlerSocket, MessageHandler } from './realtime/socket-handlers';
 
 /** JSON body cap: a 512 KB avatar is ~700 KB as base64. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -70,6 +72,7 @@ export { redisChannelKey } from './config/redis-key';
  */
 class AppIoAdapter extends IoAdapter {
   private redis: Redis[] = [];
+  private readonly log = new NestLogger('Socket');
 
   constructor(
     app: INestApplication,
@@ -102,6 +105,17 @@ class AppIoAdapter extends IoAdapter {
       }
     }
     return server;
+  }
+
+  /** Plain listeners instead of an RxJS pipeline per handler per socket (~100 KB a socket): socket-handlers.ts. */
+  override bindMessageHandlers(
+    socket: HandlerSocket,
+    handlers: MessageHandler[],
+    transform: (data: unknown) => Observable<unknown>,
+  ): void {
+    bindMessageHandlers(socket, handlers, transform, (event, e) =>
+      this.log.error(`${event}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    );
   }
 
   override async dispose(): Promise<void> {

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
+import { serverNodeFlags } from '../../src/config/node-flags';
 import {
   BotLevel,
   DbKind,
@@ -150,7 +151,8 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel; node?: N
   if (opts.bots) env.BOT_LEVEL = opts.bots;
   const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
   const log = createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, [MAIN_JS], {
+  // with the server's heap flags, as `npm start` and the container run it
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), MAIN_JS], {
     cwd: BACKEND_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@ import { DiscordCallbackGuard, DiscordLoginGuard } from './discord-auth.guard';
 import { DiscordService } from './discord.service';
 import { DiscordStrategy } from './discord.strategy';
 import { JwtAuthGuard } from './jwt-auth.guard';
-import { JwtStrategy } from './jwt.strategy';
+import { JwtStrategy, sessionKey } from './jwt.strategy';
 import { LoginLimiter, RegistrationLimiter } from './login-limiter';
 import { TokenService } from './token.service';
 
@@ -30,7 +30,8 @@ import { TokenService } from './token.service';
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (c: AppConfig) => ({
-        secret: c.jwtSecret,
+        // a KeyObject: no key parsing per token (see sessionKey)
+        privateKey: sessionKey(c.jwtSecret),
         signOptions: { expiresIn: c.jwtExpiresInSeconds, algorithm: 'HS256' },
       }),
     }),

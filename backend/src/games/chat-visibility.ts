@@ -21,6 +21,9 @@ export function visibleChat<M extends { userId: string }>(chat: readonly M[], re
   return mine && mine.size ? chat.filter((m) => !mine.has(m.userId)) : chat.slice();
 }
 
+/** The sender id of the table's system messages (never blocked). */
+export const SYSTEM_SENDER = 'system';
+
 /** Reads the block relations of the recipients of one emission (one indexed query). */
 @Injectable()
 export class ChatBlocks {
@@ -40,5 +43,15 @@ export class ChatBlocks {
       out.set(r.user_id, set);
     }
     return out;
+  }
+
+  /**
+   * The messages of `chat` that `viewerId` may see. The blocks are read only when the chat holds a message of
+   * another player (system messages and the viewer's own are always shown): a reconnecting spectator of a table
+   * whose chat is only system lines costs no query.
+   */
+  async visibleTo<M extends { userId: string }>(chat: readonly M[], viewerId: string): Promise<M[]> {
+    if (!chat.some((m) => m.userId !== SYSTEM_SENDER && m.userId !== viewerId)) return chat.slice();
+    return visibleChat(chat, viewerId, await this.blockedBy([viewerId]));
   }
 }

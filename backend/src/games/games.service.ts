@@ -22,7 +22,7 @@ import { BotPool } from '../bots/bot-pool';
 import { ClusterBus, NodeUnreachable, RemoteError } from '../cluster/cluster.bus';
 import { ClusterNodes } from '../cluster/cluster.nodes';
 import { MetricsService } from '../metrics/metrics.service';
-import { ChatBlocks, visibleChat } from './chat-visibility';
+import { ChatBlocks } from './chat-visibility';
 import { GAMES_CONFIG } from './games.config';
 import type { GamesConfig } from './games.config';
 import { GamesSettlement } from './games.settlement';
@@ -475,7 +475,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       const seat = seatOf(rec, userId);
       const view = tableView(rec, seat ?? 'spectator', Date.now());
       // blocks (issue 15): the caller never sees the chat of players they block
-      if (this.chatBlocks && view.chat) view.chat = visibleChat(view.chat, userId, await this.chatBlocks.blockedBy([userId]));
+      if (this.chatBlocks && view.chat) view.chat = await this.chatBlocks.visibleTo(view.chat, userId);
       return view;
     });
   }
@@ -594,7 +594,8 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     return this.routed(gameId, 'spectate', [gameId, user, invite], async () => {
       return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
         if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
-        this.machine.spectate(rec, fx, user);
+        // already watching (a reconnect): no event row, no broadcast to the table; the caller still gets the view
+        if (!this.machine.spectate(rec, fx, user)) throw new Unchanged();
       }).then(() => this.view(gameId, user.userId));
     });
   }

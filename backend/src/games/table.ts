@@ -307,11 +307,13 @@ export class TableMachine {
   }
 
   /** '{name} is watching.' once per game for a spectator (a spectator does not join the game). */
-  announceWatching(rec: TableRecord, fx: Effects, user: Participant): void {
+  /** Posts "… is watching." once per user and table; false when it was already posted. */
+  announceWatching(rec: TableRecord, fx: Effects, user: Participant): boolean {
     const key = `watch:${user.userId}`;
-    if (rec.announced.includes(key) || rec.announced.includes(user.userId)) return;
+    if (rec.announced.includes(key) || rec.announced.includes(user.userId)) return false;
     rec.announced.push(key);
     this.postSystem(rec, fx, `${user.username} is watching.`);
+    return true;
   }
 
   // ------------------------------------------------------------------ seating
@@ -370,12 +372,19 @@ export class TableMachine {
     rec.departed = [...(rec.departed ?? []).filter((u) => u !== userId), userId];
   }
 
-  spectate(rec: TableRecord, fx: Effects, user: Participant): void {
+  /**
+   * `user` watches the table. Returns false when nothing changed (already watching, admitted and announced: e.g. a
+   * spectator's socket coming back after a reconnect), so the caller stores and sends nothing.
+   */
+  spectate(rec: TableRecord, fx: Effects, user: Participant): boolean {
     if (rec.status === 'CLOSED') throw new TableError('This game is closed', 404);
     if (seatOf(rec, user.userId) !== null) throw new TableError('You are seated at this table');
-    if (!rec.spectators.some((s) => s.userId === user.userId)) rec.spectators.push(user);
-    if (isPrivate(rec) && !(rec.admitted ?? []).includes(user.userId)) rec.admitted = [...(rec.admitted ?? []), user.userId];
-    this.announceWatching(rec, fx, user);
+    const watching = rec.spectators.some((s) => s.userId === user.userId);
+    if (!watching) rec.spectators.push(user);
+    const admit = isPrivate(rec) && !(rec.admitted ?? []).includes(user.userId);
+    if (admit) rec.admitted = [...(rec.admitted ?? []), user.userId];
+    const announced = this.announceWatching(rec, fx, user);
+    return !watching || admit || announced;
   }
 
   /**

@@ -49,6 +49,34 @@ describe('games seating, announcements and idempotency (integration)', () => {
       for (const c of [host, spec]) await c.emit('leave_game', { gameId });
     });
 
+    it('a spectator coming back (join_game_as_spectator again, socket or HTTP) gets its view: nothing stored, nothing sent to the table', async () => {
+      const host = await client();
+      const spec = await client();
+      const gameId = await tableWithBots(host, [1, 2, 3]);
+      expect((await host.emit('start_game', { gameId })).ok).toBe(true);
+      expect((await spec.emit('join_game_as_spectator', { gameId })).ok).toBe(true);
+      const watching = (c: Client) => c.events('chat_message').filter((m) => m.message.message === `${name(spec)} is watching.`);
+      await host.waitFor(() => watching(host).length === 1, 3000, 'watching');
+      // the table rests on the host's turn (bots act within ms): nothing else changes it meanwhile
+      const rest = await waitHumanTurn(t, gameId);
+      await new Promise((r) => setTimeout(r, 200)); // the last bot move's updates are delivered
+      const hostUpdates = host.events('game_update').length;
+      await spec.reconnect(t.url);
+      for (let i = 0; i < 2; i++) expect(await spec.emit('join_game_as_spectator', { gameId })).toMatchObject({ ok: true, gameId });
+      expect((await spec.http(t.url, 'POST', `/api/games/${gameId}/spectate`, {})).body).toMatchObject({ id: gameId, mySeat: null });
+      // its exact view, on the new socket
+      await spec.waitFor(() => spec.view?.id === gameId && spec.view.mySeat === null && spec.view.status === rest.snapshot.status, 3000, 'view');
+      expect(spec.view.hands.every((h: any[]) => h.length === 0)).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      const after = await storedTable(t, gameId);
+      expect(after.seq).toBe(rest.seq);
+      expect(after.snapshot.spectators.map((s: any) => s.userId)).toEqual([spec.id]);
+      expect(host.events('game_update')).toHaveLength(hostUpdates);
+      expect(watching(host)).toHaveLength(1);
+      await host.emit('leave_game', { gameId });
+      await spec.emit('leave_game', { gameId });
+    });
+
     it('a player who left (rated: forfeit) and re-sends join_game after a reconnect is not seated again', async () => {
       const ps = [await client(), await client(), await client(), await client()];
       const gameId = (await ps[0].http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
