@@ -7,7 +7,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
@@ -15,6 +14,7 @@ import { Client } from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBackendOnce } from './test-support/backend-build';
+import { freePort } from './test-support/free-port';
 
 const root = resolve(__dirname, '..');
 const composeText = readFileSync(join(__dirname, 'compose.scale.yml'), 'utf8');
@@ -171,17 +171,6 @@ const skipReason = !nginxBin
       ? 'REDIS_URL is not set'
       : null;
 if (skipReason) console.warn(`[scale-out.spec] ${skipReason}: skipping nginx in front of two backend nodes`);
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
 
 interface Proc {
   name: string;
