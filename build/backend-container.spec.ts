@@ -59,7 +59,8 @@ describe('build/backend.Dockerfile', () => {
     expect(runtime.lines.join('\n')).toContain('COPY --chmod=755 build/docker-entrypoint.sh build/docker-entrypoint.sh');
     const script = readFileSync(join(__dirname, 'docker-entrypoint.sh'), 'utf8');
     const migrate = script.indexOf('node backend/dist/migrate.js');
-    const start = script.indexOf('exec node backend/dist/main.js');
+    // the server starts with its Node flags (issue #10: heap bounds), printed by the built node-flags module
+    const start = script.indexOf('exec node $(node backend/dist/config/node-flags.js) backend/dist/main.js');
     expect(migrate).toBeGreaterThan(0);
     expect(start).toBeGreaterThan(migrate);
   });

@@ -20,7 +20,8 @@ describe('server node flags', () => {
   it('are accepted by node and set the heap limit (~1 GB of old space + the young generation)', () => {
     const r = spawnSync(
       process.execPath,
-      [...serverNodeFlags(undefined), '-p', "require('v8').getHeapStatistics().heap_size_limit"],
+      // plain text on stdout: `-p` would colour the number when FORCE_COLOR is set (as under Nx in CI)
+      [...serverNodeFlags(undefined), '-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"],
       { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
     );
     expect(r.stderr).toBe('');
