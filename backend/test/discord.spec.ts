@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { STARTING_COINS, User } from '@spades/common';
 import { Writable } from 'node:stream';
+import { PendingLogins } from '../src/auth/discord-state.store';
 import { FakeDiscord, FakeDiscordUser } from './support/fake-discord';
 import { api, createTestApp, HttpResult, registerUser, TestApp } from './support/test-app';
 
@@ -280,6 +281,18 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     const back = discord.authorize(start.authorizeUrl, discordUser());
     expect((await callback(`${back.pathname}${back.search}`, start.cookie)).location.searchParams.get('token')).toBeTruthy();
     expect(await rows()).toBe(before - 1);
+  });
+
+  it('logins started in a loop cannot grow the table: beyond the cap the oldest are evicted', async () => {
+    await t.dataSource.query(`DELETE FROM discord_login_states`);
+    const store = new PendingLogins(t.dataSource, 3);
+    const now = Date.now() + 60_000;
+    for (let i = 0; i < 5; i++) await store.put(`cap-state-${i}`, { verifier: `v${i}`, client: 'web', expiresAt: now + i * 1000 });
+    expect(Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM discord_login_states`))[0].n)).toBe(3);
+    expect(await store.take('cap-state-0')).toBeNull();
+    expect(await store.take('cap-state-1')).toBeNull();
+    expect(await store.take('cap-state-4')).toMatchObject({ verifier: 'v4', client: 'web' });
+    expect(await store.take('cap-state-4')).toBeNull(); // single use
   });
 
   (process.env.TEST_DATABASE_URL ? it : it.skip)('a login started on one node finishes on another node of the same deployment, once only', async () => {

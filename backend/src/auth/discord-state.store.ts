@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { returnedRows } from '../database/returned-rows';
 import { DiscordClient, DiscordLoginFailed } from './discord.service';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
-const MAX_PENDING = 10_000;
+export const MAX_PENDING = 10_000;
 /**
  * Binds a login's `state` to the browser that started it (login CSRF): set at GET /api/auth/discord, HttpOnly,
  * SameSite=Lax, path /api/auth/discord, holding a hash of the state; the callback requires it and clears it.
@@ -50,60 +51,51 @@ export interface PendingLogin {
   expiresAt: number;
 }
 
-/**
- * Where logins in progress wait for their callback. The app keeps them in the database (`DbPendingLogins`), so
- * the callback may reach any node and survives a restart; `MemoryPendingLogins` is for tests without one.
- */
-export interface PendingLogins {
-  put(state: string, login: PendingLogin): Promise<void>;
-  /** Removes and returns the login of a state (single use), or null. */
-  take(state: string): Promise<PendingLogin | null>;
-}
-
-export class MemoryPendingLogins implements PendingLogins {
-  private readonly pending = new Map<string, PendingLogin>();
-
-  async put(state: string, login: PendingLogin): Promise<void> {
-    const now = Date.now();
-    for (const [k, v] of this.pending) if (v.expiresAt < now) this.pending.delete(k);
-    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
-    this.pending.set(state, login);
-  }
-
-  async take(state: string): Promise<PendingLogin | null> {
-    const login = this.pending.get(state) ?? null;
-    this.pending.delete(state);
-    return login;
-  }
-}
-
-/** The SQL the database store runs (a DataSource or an EntityManager). */
+/** What the database store runs its SQL on (a DataSource). */
 export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
-/** Logins in progress in `discord_login_states`, keyed by a hash of the state (the raw state is never stored). */
-export class DbPendingLogins implements PendingLogins {
-  constructor(private readonly db: Queryable) {}
+/**
+ * Logins in progress in `discord_login_states`, keyed by a hash of the state (the raw state is never stored): the
+ * callback may reach any node and survives a restart. At most `max` (MAX_PENDING) unexpired rows: starting logins in a loop
+ * evicts the oldest instead of growing the table.
+ */
+export class PendingLogins {
+  constructor(
+    private readonly db: Queryable,
+    private readonly max = MAX_PENDING,
+  ) {}
 
   async put(state: string, login: PendingLogin): Promise<void> {
     await this.db.query(`DELETE FROM discord_login_states WHERE expires_at < now()`);
+    await this.db.query(
+      `DELETE FROM discord_login_states WHERE state_hash IN (
+         SELECT state_hash FROM discord_login_states ORDER BY expires_at
+          LIMIT greatest(0, (SELECT count(*) FROM discord_login_states) - $1 + 1))`,
+      [this.max],
+    );
     await this.db.query(
       `INSERT INTO discord_login_states (state_hash, verifier, client, expires_at) VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0))`,
       [stateCookieValue(state), login.verifier, login.client, login.expiresAt],
     );
   }
 
+  /** Removes and returns the login of a state (single use), or null. */
   async take(state: string): Promise<PendingLogin | null> {
-    const result = await this.db.query(
-      `DELETE FROM discord_login_states WHERE state_hash = $1 RETURNING verifier, client, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_at`,
-      [stateCookieValue(state)],
+    const rows = returnedRows<{ verifier: string; client: string; expires_at: string }>(
+      await this.db.query(
+        `DELETE FROM discord_login_states WHERE state_hash = $1 RETURNING verifier, client, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_at`,
+        [stateCookieValue(state)],
+      ),
     );
-    // TypeORM answers [rows, affected] for DELETE statements
-    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as { verifier: string; client: string; expires_at: string }[];
     const r = rows[0];
     if (!r) return null;
-    return { verifier: r.verifier, client: r.client === 'desktop' ? 'desktop' : 'web', expiresAt: Number(r.expires_at) };
+    return {
+      verifier: r.verifier,
+      client: r.client === 'desktop' ? 'desktop' : 'web',
+      expiresAt: Number(r.expires_at),
+    };
   }
 }
 
@@ -116,7 +108,7 @@ type VerifyDone = (
 
 /**
  * passport-oauth2's state store with PKCE, without sessions: `state` is random (32 bytes), single use, valid for
- * 10 minutes and kept in memory with its PKCE verifier and the client that started the login; the browser that
+ * 10 minutes and kept in the database (PendingLogins) with its PKCE verifier and the client that started the login; the browser that
  * started it gets the state cookie. `verify` uses the state up whatever happens next, and accepts it only with
  * the matching cookie. (passport-oauth2 picks the PKCE calling convention from the arity of `store`: keep 5.)
  */
@@ -124,7 +116,7 @@ export class DiscordStateStore {
   /** Which client (web or desktop) the login of a callback request was started by, once its state is known. */
   private readonly clients = new WeakMap<object, DiscordClient>();
 
-  constructor(private readonly pending: PendingLogins = new MemoryPendingLogins()) {}
+  constructor(private readonly pending: PendingLogins) {}
 
   store(req: CookieRequest, verifier: string, _state: unknown, _meta: unknown, done: StoreDone): void {
     const state = randomBytes(32).toString('base64url');

@@ -5,7 +5,7 @@ import OAuth2Strategy, { InternalOAuthError } from 'passport-oauth2';
 import { AppConfig } from '../config/config.schema';
 import { APP_PASSPORT, type Authenticator, withPassportOption, withAppPassport } from './app-passport';
 import { DataSource } from 'typeorm';
-import { DbPendingLogins, DiscordStateStore } from './discord-state.store';
+import { DiscordStateStore, PendingLogins } from './discord-state.store';
 import { DiscordLoginFailed, DiscordService, DiscordUser } from './discord.service';
 import type { AuthUser } from './jwt.strategy';
 
@@ -75,7 +75,7 @@ export class DiscordStrategy extends PassportStrategy(withAppPassport(OAuth2Stra
   ) {
     const d = config.discord;
     // logins in progress live in the database: the callback may reach any node (issue #13) or a restarted one
-    const states = new DiscordStateStore(new DbPendingLogins(ds));
+    const states = new DiscordStateStore(new PendingLogins(ds));
     super(
       withPassportOption(passport, {
         // without Discord settings the guards answer 503 before this strategy runs

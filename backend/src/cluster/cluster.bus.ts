@@ -122,11 +122,6 @@ export class ClusterBus implements OnApplicationShutdown {
     });
   }
 
-  /** Fails every request waiting for `node` at once (it is known to be dead). */
-  abandon(node: string): void {
-    for (const [id, w] of this.waiting) if (w.node === node) this.fail(id, new NodeUnreachable(node));
-  }
-
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     for (const [id] of this.waiting) this.fail(id, new NodeUnreachable('shutdown'));

@@ -10,6 +10,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { returnedRows } from '../database/returned-rows';
 
 const OPEN = `(status <> 'CLOSED' OR snapshot->>'settlement' = 'pending')`;
 
@@ -24,13 +25,6 @@ export class FencedError extends Error {
     super(`table ${gameId} is owned by another node now`);
     this.name = 'FencedError';
   }
-}
-
-/** Rows of an UPDATE … RETURNING (TypeORM answers `[rows, affected]` for UPDATE statements). */
-function returned<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
-    return result[0] as T[];
-  return result as T[];
 }
 
 @Injectable()
@@ -48,7 +42,7 @@ export class TableOwnership {
 
   /** Takes one table over if its owner is still `expected` (compare-and-set); the new epoch, or null if lost. */
   async claim(gameId: string, node: string, expected: Owner): Promise<number | null> {
-    const rows = returned<{ owner_epoch: number }>(
+    const rows = returnedRows<{ owner_epoch: number }>(
       await this.ds.query(
         `UPDATE games SET owner_node = $2, owner_epoch = owner_epoch + 1 WHERE id = $1 AND owner_epoch = $3 AND ${OPEN} RETURNING owner_epoch`,
         [gameId, node, expected.epoch],
@@ -67,7 +61,7 @@ export class TableOwnership {
     limit: number,
     mine = false,
   ): Promise<{ id: string; epoch: number }[]> {
-    const rows = returned<{ id: string; owner_epoch: number }>(
+    const rows = returnedRows<{ id: string; owner_epoch: number }>(
       await this.ds.query(
         `UPDATE games g SET owner_node = $1, owner_epoch = g.owner_epoch + 1
          FROM (SELECT id FROM games
@@ -83,21 +77,12 @@ export class TableOwnership {
 
   /** Hands a table this node owns at `epoch` to `to` (drain); false when it was not ours any more. */
   async handOver(gameId: string, epoch: number, to: string): Promise<boolean> {
-    const rows = returned<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await this.ds.query(
         `UPDATE games SET owner_node = $3, owner_epoch = owner_epoch + 1 WHERE id = $1 AND owner_epoch = $2 RETURNING id`,
         [gameId, epoch, to],
       ),
     );
     return rows.length > 0;
-  }
-
-  /** Open tables this node owns according to the database (after a take-over elsewhere, fewer than it drives). */
-  async ownedBy(node: string): Promise<{ id: string; epoch: number }[]> {
-    const rows: { id: string; owner_epoch: number }[] = await this.ds.query(
-      `SELECT id, owner_epoch FROM games WHERE owner_node = $1 AND ${OPEN}`,
-      [node],
-    );
-    return rows.map((r) => ({ id: r.id, epoch: Number(r.owner_epoch) }));
   }
 }

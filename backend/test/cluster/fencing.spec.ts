@@ -103,6 +103,5 @@ describe('table ownership fencing', () => {
     expect(claimed.find((c) => c.id === b)).toBeUndefined();
     expect(await own.handOver(a, 6, 'next')).toBe(true);
     expect(await own.ownerOf(a)).toEqual({ node: 'next', epoch: 7 });
-    expect((await own.ownedBy('next')).map((x) => x.id)).toEqual([a]);
   });
 });
