@@ -151,8 +151,10 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel; node?: N
   if (opts.bots) env.BOT_LEVEL = opts.bots;
   const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
   const log = createWriteStream(logFile);
-  // with the server's heap flags, as `npm start` and the container run it
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), MAIN_JS], {
+  // with the server's heap flags, as `npm start` and the container run it (+ BENCH_SERVER_NODE_ARGS, e.g. a CPU
+  // profile: `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS does not accept)
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), ...extra, MAIN_JS], {
     cwd: BACKEND_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

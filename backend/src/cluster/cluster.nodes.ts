@@ -116,12 +116,18 @@ export class ClusterNodes implements OnApplicationShutdown {
   /**
    * Where a new table goes: the node that received the request, unless its load exceeds the other live nodes'
    * average by more than the slack (PLACEMENT_SLACK_TABLES + PLACEMENT_SLACK_RATIO): then the least-loaded live,
-   * non-draining node (load = live tables + queued bot decisions + tables placed there since its last heartbeats).
+   * non-draining node (load = live tables + queued bot decisions as of the last heartbeat round, + the tables this
+   * node placed there since).
    * Behind the nginx example a player's API calls and socket reach one node, so keeping the table there keeps
    * their commands local instead of forwarding each one over Redis; the slack bounds the imbalance that costs.
    */
   leastLoaded(): string {
-    const self = this.load();
+    // every node's load as of the same heartbeat round: the others' tables created since are not seen here, so this
+    // node's own are not counted either (a burst of creates spread over the nodes would otherwise look, on each
+    // node, like an imbalance against the others and be placed crosswise); what this node placed elsewhere since
+    // counts on top of the target's reported load
+    const reported = this.nodes.find((n) => n.id === this.nodeId);
+    const self = reported ?? this.load();
     const selfScore = self.liveTables + self.botQueue;
     let best: { id: string; score: number } | null = null;
     let sum = 0;

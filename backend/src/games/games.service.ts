@@ -44,18 +44,19 @@ import {
   TableMachine,
   TableRecord,
 } from './table';
-import { canonicalJson, TableActor, TableRegistry } from './table.actor';
+import { canonicalJson, rememberResult, TableActor, TableRegistry } from './table.actor';
 import { needsSnapshot, tableDelta } from './table.delta';
 import { TableFanout } from './table.fanout';
 import { FencedError, TableOwnership } from './table.ownership';
-import { RestoredTable, TableStore, TableWrite } from './table.store';
+import { RestoredTable, RESULTS_KEPT, TableStore, TableWrite } from './table.store';
 import { TableTimers } from './table.timers';
 import { listItem, tableView } from './wire';
 import { canSeeInLobby, isMember, mayEnter } from './visibility';
 
 export const PRIVATE_TABLE = 'This table is private: you need an invitation';
 
-class NoChange extends Error {}
+/** Nothing was due (a timer that fired early or twice): thrown often, so not an Error (no stack to capture). */
+class NoChange {}
 
 /** Thrown by a command body when nothing is to change: nothing is stored or emitted, the command answers undefined. */
 class Unchanged extends Error {}
@@ -757,7 +758,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     const run = async (): Promise<T> => {
       if (actor.gone) throw new Moved();
       const key = opts.actionId ? `${opts.actor}:${opts.actionId}` : null;
-      const payload = canonicalJson(opts.payload);
+      const payload = key ? canonicalJson(opts.payload) : '';
       const done = key ? actor.results.get(key) : undefined;
       if (done) {
         // the same id for another action (type or payload): refused, nothing changes
@@ -785,7 +786,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
         throw e;
       }
       this.tables.update(actor, draft);
-      if (key) actor.results.set(key, { type: opts.type, payload, result });
+      if (key) rememberResult(actor, key, { type: opts.type, payload, result }, RESULTS_KEPT);
       await this.fanout.table(prev, draft, fx);
       this.timers.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));

@@ -4,7 +4,7 @@
  * snapshot). The registry maps table ids to actors and seated users to their table.
  */
 import type { GameAction } from '@spades/common';
-import { isHuman, TableRecord } from './table';
+import { freezeCommitted, isHuman, TableRecord } from './table';
 
 /** A client action already done: what it was (type + canonical payload) and what it answered. */
 export interface DoneAction {
@@ -29,6 +29,16 @@ export interface TableActor {
   gone: boolean;
   /** A bot decision started when the bot's think delay began, for the flow timer with this key. */
   botPlan: { key: string; plan: Promise<GameAction[]>; abort: AbortController } | null;
+}
+
+/**
+ * Remembers a client action's result for idempotent retries: the latest `kept` per table (a restart restores about
+ * as many from the event log), so a long-lived table does not grow without bound.
+ */
+export function rememberResult(actor: TableActor, key: string, done: DoneAction, kept: number): void {
+  actor.results.delete(key);
+  actor.results.set(key, done);
+  while (actor.results.size > kept) actor.results.delete(actor.results.keys().next().value as string);
 }
 
 /** JSON with sorted keys (jsonb does not keep key order): compares a retry's payload with the stored one. */
@@ -56,6 +66,7 @@ export class TableRegistry {
   private readonly seated = new Map<string, Set<string>>();
 
   add(rec: TableRecord, seq: number, eventsSinceSnapshot = 0, epoch: number | null = null): TableActor {
+    freezeCommitted(rec);
     const actor: TableActor = { rec, queue: Promise.resolve(), timer: null, results: new Map(), seq, eventsSinceSnapshot, epoch, gone: false, botPlan: null };
     this.actors.set(rec.id, actor);
     this.index(rec, null);
@@ -77,6 +88,7 @@ export class TableRegistry {
   /** Replaces the actor's record (after a stored command) and keeps the seat index in step. */
   update(actor: TableActor, rec: TableRecord): void {
     const prev = actor.rec;
+    freezeCommitted(rec);
     actor.rec = rec;
     this.index(rec, prev);
   }

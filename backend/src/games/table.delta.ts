@@ -27,6 +27,8 @@ const SPECIAL = new Set<keyof TableRecord>(['engine', 'chat']);
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  // a draft's arrays are copies of the record's (draftOf): the same elements mean the same value
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])) return true;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

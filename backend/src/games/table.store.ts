@@ -4,8 +4,10 @@
  * - Every command appends ONE `game_events` row (its engine actions + a small delta, see table.delta.ts);
  *   the full record is written to `games.snapshot` only at boundaries (`needsSnapshot`). `games.seq` is the
  *   seq of the last event the snapshot includes: a restore replays the rows after it.
- * - Group commit: writes of many tables that arrive while a commit is running are stored together in the next
- *   one (one transaction, one multi-row INSERT). A command is answered only once its row is committed.
+ * - Group commit: writes of many tables that arrive while the commits in flight run are stored together in the next
+ *   one, usually ONE statement (events, snapshots and ended hands through `unnest`, the epoch check inside): one
+ *   round trip. Up to MAX_COMMITS_IN_FLIGHT run at once on their own connections (a table never has two writes in
+ *   flight: its queue waits for each). A command is answered only once its row is committed.
  * - Writes that must share a transaction with coins (a rated start, settlement) go through `writeIn(m, …)`.
  */
 import { Injectable, Logger, Optional } from '@nestjs/common';
@@ -51,6 +53,7 @@ export interface RestoredTable {
 }
 
 interface Pending {
+  at: number;
   write: TableWrite;
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -58,19 +61,60 @@ interface Pending {
 
 /** Rows per multi-row INSERT (11 parameters each; PostgreSQL allows 65,535). */
 const MAX_BATCH = 400;
+/** Group commits at once at most (PostgreSQL groups their WAL flushes). */
+const MAX_COMMITS_IN_FLIGHT = 3;
+
+const W = `unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::jsonb[],
+                 $10::jsonb[], $11::bigint[]) AS w(game_id, seq, type, actor, action_id, payload, result, actor_kind, actions, delta, epoch)`;
+/** The group commit as one statement; `ok` = the tables whose write still holds them (the epoch it carries). */
+const groupCommit = (lock: string) => `
+  WITH w AS (SELECT * FROM ${W}),
+  ok AS (SELECT g.id FROM games g JOIN w ON g.id = w.game_id AND (w.epoch IS NULL OR g.owner_epoch = w.epoch) ${lock}),
+  ev AS (
+    INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result, actor_kind, actions, delta)
+    SELECT w.game_id, w.seq, w.type, w.actor, w.action_id, w.payload, w.result, w.actor_kind, w.actions, w.delta
+      FROM w WHERE w.game_id IN (SELECT id FROM ok)
+    RETURNING game_id),
+  snap AS (
+    UPDATE games g SET status = s.status, snapshot = s.snapshot, seq = s.seq, updated_at = now(),
+           finished_at = CASE WHEN s.finished IS NULL THEN NULL ELSE to_timestamp(s.finished / 1000.0) END
+      FROM unnest($12::uuid[], $13::text[], $14::jsonb[], $15::int[], $16::bigint[]) AS s(id, status, snapshot, seq, finished)
+     WHERE g.id = s.id AND s.id IN (SELECT id FROM ok)),
+  hands AS (
+    INSERT INTO game_hands (game_id, game_number, hand_number, seed, commitment, record)
+    SELECT h.* FROM unnest($17::uuid[], $18::int[], $19::int[], $20::text[], $21::text[], $22::jsonb[])
+                 AS h(game_id, game_number, hand_number, seed, commitment, record)
+     WHERE h.game_id IN (SELECT id FROM ok)
+    ON CONFLICT DO NOTHING)
+  SELECT game_id FROM ev`;
+const GROUP_COMMIT = groupCommit('');
+const GROUP_COMMIT_FENCED = groupCommit('FOR SHARE OF g');
+
+/** A record whose game is over with a result: its snapshot also writes the game's history rows. */
+function finishedGame(rec: TableRecord): boolean {
+  return rec.engine.phase === 'COMPLETED' && !!rec.engine.result;
+}
+
 /** Client action results kept per table across a restart (idempotent retries). */
-const RESULTS_KEPT = 500;
+export const RESULTS_KEPT = 500;
 
 @Injectable()
 export class TableStore {
   private readonly log = new Logger('TableStore');
   private pending: Pending[] = [];
-  private flushing: Promise<void> | null = null;
+  /** Group commits running (each on a connection of its own; a table never has two writes in flight). */
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  private idle: (() => void)[] = [];
 
   constructor(
     private readonly ds: DataSource,
     @Optional() private readonly metrics?: MetricsService,
-  ) {}
+  ) {
+    // leave connections for the rest of the server (coins, HTTP reads); PGlite has one connection
+    const pool = (ds.options as { poolSize?: number }).poolSize ?? 10;
+    this.maxInFlight = Math.max(1, Math.min(MAX_COMMITS_IN_FLIGHT, pool - 2));
+  }
 
   /** A new table: its first snapshot and its `create` event, in one transaction. */
   async insertNew(rec: TableRecord, actor: string, payload: unknown, owner: string | null = null): Promise<void> {
@@ -95,8 +139,8 @@ export class TableStore {
   /** Appends a write to the next group commit; resolves once it is committed. */
   append(write: TableWrite): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
-      if (!this.flushing) this.flushing = this.flushLoop();
+      this.pending.push({ at: performance.now(), write, resolve, reject });
+      this.kick();
     });
   }
 
@@ -141,35 +185,85 @@ export class TableStore {
   }
 
   /** Waits for the writes queued so far (shutdown, tests). */
-  async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  drain(): Promise<void> {
+    if (!this.inFlight && !this.pending.length) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.pending.length) {
-        const batch = this.pending.splice(0, MAX_BATCH);
-        const started = performance.now();
-        try {
-          const fenced = await this.ds.transaction((m) => this.writeOwned(m, batch.map((p) => p.write)));
-          for (const p of batch) this.settle(p, fenced);
-        } catch (e) {
-          // one bad write must not fail the others: store them one by one
-          this.log.warn(`group commit of ${batch.length} failed (${(e as Error).message}); retrying one by one`);
-          for (const p of batch) {
-            try {
-              this.settle(p, await this.ds.transaction((m) => this.writeOwned(m, [p.write])));
-            } catch (err) {
-              p.reject(err);
-            }
-          }
-        }
-        this.metrics?.dbWrite.observe(performance.now() - started);
-        this.metrics?.dbBatch.observe(batch.length);
-      }
-    } finally {
-      this.flushing = null;
+  /** Starts group commits while writes wait and a connection is free for one. */
+  private kick(): void {
+    while (this.pending.length && this.inFlight < this.maxInFlight) {
+      const batch = this.pending.splice(0, MAX_BATCH);
+      this.inFlight++;
+      void this.commit(batch).finally(() => {
+        this.inFlight--;
+        this.kick();
+        if (!this.inFlight && !this.pending.length) for (const done of this.idle.splice(0)) done();
+      });
     }
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    const started = performance.now();
+    try {
+      const fenced = await this.writeGroup(batch.map((p) => p.write));
+      for (const p of batch) this.settle(p, fenced);
+    } catch (e) {
+      // one bad write must not fail the others: store them one by one
+      this.log.warn(`group commit of ${batch.length} failed (${(e as Error).message}); retrying one by one`);
+      for (const p of batch) {
+        try {
+          this.settle(p, await this.ds.transaction((m) => this.writeOwned(m, [p.write])));
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    }
+    this.metrics?.dbWrite.observe(performance.now() - started);
+    this.metrics?.dbBatch.observe(batch.length);
+  }
+
+  /**
+   * One group commit. Usually ONE statement (its own transaction: one round trip to the database) that
+   * share-locks the tables whose writes carry an epoch and keeps only the writes still holding their table,
+   * appends the events, updates the snapshots and stores the ended hands. A batch where a game ended (its history
+   * rows, issue #12) takes the transaction path.
+   */
+  private async writeGroup(writes: TableWrite[]): Promise<Set<string>> {
+    if (writes.some((w) => w.snapshot && finishedGame(w.snapshot))) return this.ds.transaction((m) => this.writeOwned(m, writes));
+    const locked = writes.some((w) => w.epoch !== null);
+    const snaps = writes.filter((w) => w.snapshot);
+    const hands = writes.filter((w) => w.hand);
+    const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+    const rows: { game_id: string }[] = await this.ds.query(locked ? GROUP_COMMIT_FENCED : GROUP_COMMIT, [
+      writes.map((w) => w.gameId),
+      writes.map((w) => w.seq),
+      writes.map((w) => w.type),
+      writes.map((w) => w.actor),
+      writes.map((w) => w.actionId),
+      writes.map((w) => json(w.payload)),
+      writes.map((w) => json(w.result)),
+      writes.map((w) => w.actorKind),
+      writes.map((w) => (w.actions.length ? JSON.stringify(w.actions) : null)),
+      writes.map((w) => json(w.delta)),
+      writes.map((w) => w.epoch),
+      snaps.map((w) => w.gameId),
+      snaps.map((w) => w.snapshot!.status),
+      snaps.map((w) => JSON.stringify(w.snapshot)),
+      snaps.map((w) => w.seq),
+      snaps.map((w) => w.snapshot!.finishedAt),
+      hands.map((w) => w.gameId),
+      hands.map((w) => w.hand!.gameNumber),
+      hands.map((w) => w.hand!.record.handNumber),
+      hands.map((w) => w.hand!.record.seed),
+      hands.map((w) => w.hand!.record.commitment),
+      hands.map((w) => JSON.stringify(w.hand!.record)),
+    ]);
+    this.metrics?.dbEvents.inc(rows.length);
+    const stored = new Set(rows.map((r) => r.game_id));
+    const fenced = new Set(writes.filter((w) => !stored.has(w.gameId)).map((w) => w.gameId));
+    this.metrics?.dbSnapshots.inc(snaps.filter((w) => !fenced.has(w.gameId)).length);
+    return fenced;
   }
 
   private async writeBatch(m: EntityManager, writes: TableWrite[]): Promise<void> {

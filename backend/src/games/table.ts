@@ -258,13 +258,34 @@ export function newTable(id: string, settings: GameSettings, creator: Participan
 }
 
 /**
- * A draft of a record for a command to change: a deep copy of everything except the rules-engine state, which is
- * immutable (common's `apply` returns a new state; nothing here changes one in place) and so is shared — the
- * engine holds the hands and the history, most of a record's size.
+ * A draft of a record for a command to change, copied only as deep as a command writes: the record itself and its
+ * arrays (a command pushes to `chat`, sets `seats[i]`, `timeouts[i]`…). Everything below is shared with the committed
+ * record and never changed in place — a command replaces a seat occupant, a chat message, an invitation, `flow` or
+ * `settings` whole, and the rules-engine state is immutable (common's `apply` returns a new state; the engine holds
+ * the hands and the history, most of a record's size). Under tests every committed record is frozen
+ * (`freezeCommitted`), so a command that breaks this rule fails there instead of changing a committed table.
  */
 export function draftOf(rec: TableRecord): TableRecord {
-  const { engine, ...rest } = rec;
-  return { ...structuredClone(rest), engine };
+  const draft = { ...rec } as Record<string, unknown>;
+  for (const k in draft) {
+    const v = draft[k];
+    if (Array.isArray(v)) draft[k] = v.slice();
+  }
+  return draft as unknown as TableRecord;
+}
+
+const FREEZE_COMMITTED = process.env.NODE_ENV === 'test';
+
+/** Tests only (NODE_ENV=test): freezes a committed record deeply, engine aside (common returns new states). */
+export function freezeCommitted(rec: TableRecord): void {
+  if (!FREEZE_COMMITTED) return;
+  const deep = (v: unknown): void => {
+    if (!v || typeof v !== 'object' || Object.isFrozen(v)) return;
+    Object.freeze(v);
+    for (const x of Object.values(v)) deep(x);
+  };
+  for (const [k, v] of Object.entries(rec)) if (k !== 'engine') deep(v);
+  Object.freeze(rec);
 }
 
 export function newBot(seat: number): SeatOccupant {

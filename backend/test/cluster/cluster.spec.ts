@@ -207,8 +207,10 @@ d('several backend nodes (3 processes, PostgreSQL + Redis)', () => {
     expect(c.events('presence_changed').filter((p) => p.offline.includes(b.id))).toHaveLength(1);
     // placement: a table stays on the node that received the request (its creator's commands stay local) while
     // that node's load is within the slack of the others' average; beyond it, the least-loaded node gets it
+    // (loads are compared as of the same heartbeat round: the last create waits for one)
     const placed = [await ownerOf(gameId)];
     for (let i = 0; i < PLACEMENT_SLACK_TABLES + 1; i++) {
+      if (i === PLACEMENT_SLACK_TABLES) await new Promise((r) => setTimeout(r, 2 * (LEASE_MS / 5) + 200));
       const u = await Client.create(nodes[0].url);
       clients.push(u);
       const res = await u.http(nodes[0].url, 'POST', '/api/games', SETTINGS);

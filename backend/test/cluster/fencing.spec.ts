@@ -72,6 +72,40 @@ describe('table ownership fencing', () => {
     expect(await events(a)).toEqual([1000, 1001]);
   });
 
+  it('in ONE group commit statement a fenced write is left out and the other tables are stored', async () => {
+    const store = t.app.get(TableStore);
+    const own = t.app.get(TableOwnership);
+    const [a, b, c] = [await newTable(), await newTable(), await newTable()];
+    await own.claim(a, 'node-b', (await own.ownerOf(a))!); // a's epoch is 1 now
+    // hold every commit slot on table c (its row is locked), so the next two writes queue up and go together
+    const blocker = t.dataSource.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    await blocker.query(`SELECT id FROM games WHERE id = $1 FOR UPDATE`, [c]);
+    const groups = jest.spyOn(store as any, 'writeGroup');
+    try {
+      const slots = (store as any).maxInFlight as number;
+      const held = Array.from({ length: slots }, (_, i) => store.append(write(c, 1000 + i, 0)));
+      await new Promise((r) => setTimeout(r, 200));
+      const late = store.append(write(a, 1000, 0));
+      const other = store.append(write(b, 1000, 0));
+      await new Promise((r) => setTimeout(r, 100));
+      await blocker.commitTransaction();
+      await Promise.all(held);
+      await expect(late).rejects.toBeInstanceOf(FencedError);
+      await expect(other).resolves.toBeUndefined();
+      const batches = groups.mock.calls.map(([ws]) => (ws as TableWrite[]).map((w) => w.gameId));
+      expect(batches).toContainEqual([a, b]);
+      expect(await events(a)).toEqual([]);
+      expect(await events(b)).toEqual([1000]);
+      expect(await events(c)).toEqual(Array.from({ length: slots }, (_, i) => 1000 + i));
+    } finally {
+      groups.mockRestore();
+      if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+  });
+
   it('inside a coins transaction (writeIn) a fenced write rolls the whole transaction back', async () => {
     const store = t.app.get(TableStore);
     const own = t.app.get(TableOwnership);
