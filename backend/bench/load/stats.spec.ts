@@ -344,9 +344,10 @@ describe('buildResult', () => {
       serverCpuPct: 150,
       cpuPctPerTable: 0.501, // 150.4 % over 300 tables
       perNode: [
-        { nodeId: 'n1', tables: 100, rssMB: 300, cpuPct: 50, eventLoopP99Ms: 40 },
-        { nodeId: 'n2', tables: 150, rssMB: 310, cpuPct: 61, eventLoopP99Ms: 20 },
-        { nodeId: 'n3', tables: 50, rssMB: 290, cpuPct: 40, eventLoopP99Ms: null },
+        // cpuPctPerTable: the node's own CPU over its own tables
+        { nodeId: 'n1', tables: 100, rssMB: 300, cpuPct: 50, eventLoopP99Ms: 40, cpuPctPerTable: 0.502 },
+        { nodeId: 'n2', tables: 150, rssMB: 310, cpuPct: 61, eventLoopP99Ms: 20, cpuPctPerTable: 0.404 },
+        { nodeId: 'n3', tables: 50, rssMB: 290, cpuPct: 40, eventLoopP99Ms: null, cpuPctPerTable: 0.792 },
       ],
       forwardedShare: 0.667,
       ackP99LocalMs: 10,

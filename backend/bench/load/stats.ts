@@ -325,6 +325,8 @@ export interface PerNode {
   rssMB: number | null;
   cpuPct: number | null;
   eventLoopP99Ms: number | null;
+  /** Result line only: this node's CPU over the tables it owns (the per-node cost of a table, issue #13). */
+  cpuPctPerTable?: number | null;
 }
 
 /**
@@ -441,6 +443,7 @@ export function buildResult(f: RawFigures): LoadResult {
       rssMB: n.rssMB === null ? null : Math.round(n.rssMB),
       cpuPct: n.cpuPct === null ? null : Math.round(n.cpuPct),
       eventLoopP99Ms: round1(n.eventLoopP99Ms),
+      cpuPctPerTable: n.cpuPct === null || n.tables <= 0 ? null : Math.round((n.cpuPct / n.tables) * 1000) / 1000,
     }));
     out.forwardedShare = f.cluster.forwardedShare === null ? null : Math.round(f.cluster.forwardedShare * 1000) / 1000;
     out.ackP99LocalMs = round1(f.cluster.ackP99LocalMs);
