@@ -77,20 +77,21 @@ describe('table ownership fencing', () => {
     const own = t.app.get(TableOwnership);
     const [a, b, c] = [await newTable(), await newTable(), await newTable()];
     await own.claim(a, 'node-b', (await own.ownerOf(a))!); // a's epoch is 1 now
-    // hold every commit slot on table c (its row is locked), so the next two writes queue up and go together
-    const blocker = t.dataSource.createQueryRunner();
-    await blocker.connect();
-    await blocker.startTransaction();
-    await blocker.query(`SELECT id FROM games WHERE id = $1 FOR UPDATE`, [c]);
-    const groups = jest.spyOn(store as any, 'writeGroup');
+    // hold every commit slot with table c's writes (their statement waits for a gate), so that the next two writes
+    // queue up and go together in the next group commit
+    const original = (store as any).writeGroup.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const groups = jest.spyOn(store as any, 'writeGroup').mockImplementation(async (ws: any) => {
+      if ((ws as TableWrite[]).some((w) => w.gameId === c)) await gate;
+      return original(ws);
+    });
     try {
       const slots = (store as any).maxInFlight as number;
       const held = Array.from({ length: slots }, (_, i) => store.append(write(c, 1000 + i, 0)));
-      await new Promise((r) => setTimeout(r, 200));
       const late = store.append(write(a, 1000, 0));
       const other = store.append(write(b, 1000, 0));
-      await new Promise((r) => setTimeout(r, 100));
-      await blocker.commitTransaction();
+      open();
       await Promise.all(held);
       await expect(late).rejects.toBeInstanceOf(FencedError);
       await expect(other).resolves.toBeUndefined();
@@ -101,8 +102,6 @@ describe('table ownership fencing', () => {
       expect(await events(c)).toEqual(Array.from({ length: slots }, (_, i) => 1000 + i));
     } finally {
       groups.mockRestore();
-      if (blocker.isTransactionActive) await blocker.rollbackTransaction();
-      await blocker.release();
     }
   });
 
