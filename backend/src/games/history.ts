@@ -56,13 +56,18 @@ function playersOf(rec: TableRecord): ReplayPlayer[] {
   });
 }
 
+/** A record whose game is over with a result: its snapshot goes to the history. */
+export function gameFinished(rec: TableRecord): boolean {
+  return rec.engine.phase === 'COMPLETED' && !!rec.engine.result;
+}
+
 /**
  * Stores a finished game (idempotent: once per table and game number). Called with the snapshot of every write;
  * does nothing unless the engine has a result (an abandoned game has none and no replay).
  */
 export async function recordFinishedGame(m: EntityManager, rec: TableRecord): Promise<void> {
   const e = rec.engine;
-  if (e.phase !== 'COMPLETED' || !e.result) return;
+  if (!gameFinished(rec) || !e.result) return; // (the second test narrows the type)
   const finishedAt = new Date(rec.finishedAt ?? Date.now());
   const participants: StoredParticipant[] = rec.participants.map((p) => ({ ...p, forfeited: (rec.forfeited ?? []).includes(p.userId) }));
   const inserted: unknown[] = await m.query(

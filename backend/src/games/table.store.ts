@@ -16,7 +16,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { MetricsService } from '../metrics/metrics.service';
 import { ActorKind, AppliedAction, TableRecord } from './table';
 import { restoreRecord, TableDelta } from './table.delta';
-import { recordFinishedGame } from './history';
+import { gameFinished, recordFinishedGame } from './history';
 import { FencedError } from './table.ownership';
 
 /** One event row (and, at boundaries, the snapshot that includes it). */
@@ -53,20 +53,19 @@ export interface RestoredTable {
 }
 
 interface Pending {
-  at: number;
   write: TableWrite;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
 
-/** Rows per multi-row INSERT (11 parameters each; PostgreSQL allows 65,535). */
+/** Writes per group commit at most (one statement: its parameters are arrays, whatever the count). */
 const MAX_BATCH = 400;
 /** Group commits at once at most (PostgreSQL groups their WAL flushes). */
 const MAX_COMMITS_IN_FLIGHT = 3;
 
 const W = `unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::jsonb[],
                  $10::jsonb[], $11::bigint[]) AS w(game_id, seq, type, actor, action_id, payload, result, actor_kind, actions, delta, epoch)`;
-/** The group commit as one statement; `ok` = the tables whose write still holds them (the epoch it carries). */
+/** Every table write as one statement; `ok` = the tables whose write still holds them (the epoch it carries). */
 const groupCommit = (lock: string) => `
   WITH w AS (SELECT * FROM ${W}),
   ok AS (SELECT g.id FROM games g JOIN w ON g.id = w.game_id AND (w.epoch IS NULL OR g.owner_epoch = w.epoch) ${lock}),
@@ -89,11 +88,6 @@ const groupCommit = (lock: string) => `
   SELECT game_id FROM ev`;
 const GROUP_COMMIT = groupCommit('');
 const GROUP_COMMIT_FENCED = groupCommit('FOR SHARE OF g');
-
-/** A record whose game is over with a result: its snapshot also writes the game's history rows. */
-function finishedGame(rec: TableRecord): boolean {
-  return rec.engine.phase === 'COMPLETED' && !!rec.engine.result;
-}
 
 /** Client action results kept per table across a restart (idempotent retries). */
 export const RESULTS_KEPT = 500;
@@ -139,7 +133,7 @@ export class TableStore {
   /** Appends a write to the next group commit; resolves once it is committed. */
   append(write: TableWrite): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ at: performance.now(), write, resolve, reject });
+      this.pending.push({ write, resolve, reject });
       this.kick();
     });
   }
@@ -149,34 +143,9 @@ export class TableStore {
     return this.ds.transaction(fn);
   }
 
-  /** Stores one write inside the caller's transaction. */
+  /** Stores one write inside the caller's transaction (coins moving with it); FencedError when it lost its table. */
   async writeIn(m: EntityManager, write: TableWrite): Promise<void> {
-    if ((await this.fenced(m, [write])).size) throw new FencedError(write.gameId);
-    await this.writeBatch(m, [write]);
-  }
-
-  /**
-   * The tables among `writes` whose stored epoch is not the one their write carries (taken over by another node).
-   * The rows stay share-locked until the transaction ends: a take-over waits for the write, or the write sees it.
-   */
-  private async fenced(m: EntityManager, writes: TableWrite[]): Promise<Set<string>> {
-    const checked = writes.filter((w) => w.epoch !== null);
-    if (!checked.length) return new Set();
-    const ids = [...new Set(checked.map((w) => w.gameId))].sort();
-    const rows: { id: string; owner_epoch: number }[] = await m.query(
-      `SELECT id, owner_epoch FROM games WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`,
-      [ids],
-    );
-    const epochs = new Map(rows.map((r) => [r.id, Number(r.owner_epoch)]));
-    return new Set(checked.filter((w) => epochs.get(w.gameId) !== w.epoch).map((w) => w.gameId));
-  }
-
-  /** Stores the writes that still hold their table; the fenced ones are left out and returned. */
-  private async writeOwned(m: EntityManager, writes: TableWrite[]): Promise<Set<string>> {
-    const fenced = await this.fenced(m, writes);
-    const owned = fenced.size ? writes.filter((w) => !fenced.has(w.gameId)) : writes;
-    if (owned.length) await this.writeBatch(m, owned);
-    return fenced;
+    if ((await this.writeOwned(m, [write])).size) throw new FencedError(write.gameId);
   }
 
   private settle(p: Pending, fenced: Set<string>): void {
@@ -213,7 +182,7 @@ export class TableStore {
       this.log.warn(`group commit of ${batch.length} failed (${(e as Error).message}); retrying one by one`);
       for (const p of batch) {
         try {
-          this.settle(p, await this.ds.transaction((m) => this.writeOwned(m, [p.write])));
+          this.settle(p, await this.writeGroup([p.write]));
         } catch (err) {
           p.reject(err);
         }
@@ -224,18 +193,25 @@ export class TableStore {
   }
 
   /**
-   * One group commit. Usually ONE statement (its own transaction: one round trip to the database) that
-   * share-locks the tables whose writes carry an epoch and keeps only the writes still holding their table,
-   * appends the events, updates the snapshots and stores the ended hands. A batch where a game ended (its history
-   * rows, issue #12) takes the transaction path.
+   * One group commit: ONE statement, its own transaction (one round trip), unless a game ended in the batch — its
+   * history rows (issue #12) are more statements, so that batch runs in a transaction.
    */
-  private async writeGroup(writes: TableWrite[]): Promise<Set<string>> {
-    if (writes.some((w) => w.snapshot && finishedGame(w.snapshot))) return this.ds.transaction((m) => this.writeOwned(m, writes));
-    const locked = writes.some((w) => w.epoch !== null);
+  private writeGroup(writes: TableWrite[]): Promise<Set<string>> {
+    if (writes.some((w) => w.snapshot && gameFinished(w.snapshot))) return this.ds.transaction((m) => this.writeOwned(m, writes));
+    return this.writeOwned(this.ds.manager, writes);
+  }
+
+  /**
+   * Stores the writes that still hold their table, in one statement on `m`: it share-locks the tables whose writes
+   * carry an epoch (until `m`'s transaction ends: a take-over waits for the write, or the write sees it), keeps the
+   * writes whose epoch is still the table's, appends their events, updates their snapshots and stores their ended
+   * hands; then the history rows of a game that ended. Returns the fenced tables (taken over by another node).
+   */
+  private async writeOwned(m: EntityManager, writes: TableWrite[]): Promise<Set<string>> {
     const snaps = writes.filter((w) => w.snapshot);
     const hands = writes.filter((w) => w.hand);
     const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-    const rows: { game_id: string }[] = await this.ds.query(locked ? GROUP_COMMIT_FENCED : GROUP_COMMIT, [
+    const rows: { game_id: string }[] = await m.query(writes.some((w) => w.epoch !== null) ? GROUP_COMMIT_FENCED : GROUP_COMMIT, [
       writes.map((w) => w.gameId),
       writes.map((w) => w.seq),
       writes.map((w) => w.type),
@@ -259,59 +235,20 @@ export class TableStore {
       hands.map((w) => w.hand!.record.commitment),
       hands.map((w) => JSON.stringify(w.hand!.record)),
     ]);
-    this.metrics?.dbEvents.inc(rows.length);
     const stored = new Set(rows.map((r) => r.game_id));
-    const fenced = new Set(writes.filter((w) => !stored.has(w.gameId)).map((w) => w.gameId));
-    this.metrics?.dbSnapshots.inc(snaps.filter((w) => !fenced.has(w.gameId)).length);
+    const lost = writes.filter((w) => !stored.has(w.gameId));
+    // without an epoch only a missing table leaves a write out: an error, not a take-over
+    const missing = lost.find((w) => w.epoch === null);
+    if (missing) throw new Error(`table ${missing.gameId} is not stored`);
+    const fenced = new Set(lost.map((w) => w.gameId));
+    this.metrics?.dbEvents.inc(rows.length);
+    for (const w of snaps) {
+      if (fenced.has(w.gameId)) continue;
+      this.metrics?.dbSnapshots.inc();
+      // a game that just ended (its status changed: always a snapshot) goes to the history (issue #12)
+      await recordFinishedGame(m, w.snapshot!);
+    }
     return fenced;
-  }
-
-  private async writeBatch(m: EntityManager, writes: TableWrite[]): Promise<void> {
-    const params: unknown[] = [];
-    const values: string[] = [];
-    for (const w of writes) {
-      const b = params.length;
-      values.push(`(${Array.from({ length: 10 }, (_, i) => `$${b + i + 1}`).join(', ')})`);
-      params.push(
-        w.gameId,
-        w.seq,
-        w.type,
-        w.actor,
-        w.actionId,
-        w.payload === null || w.payload === undefined ? null : JSON.stringify(w.payload),
-        w.result === null || w.result === undefined ? null : JSON.stringify(w.result),
-        w.actorKind,
-        w.actions.length ? JSON.stringify(w.actions) : null,
-        w.delta ? JSON.stringify(w.delta) : null,
-      );
-    }
-    await m.query(
-      `INSERT INTO game_events (game_id, seq, type, actor, action_id, payload, result, actor_kind, actions, delta) VALUES ${values.join(', ')}`,
-      params,
-    );
-    this.metrics?.dbEvents.inc(writes.length);
-    for (const w of writes) {
-      if (w.snapshot) {
-        const rec = w.snapshot;
-        await m.query(
-          `UPDATE games SET status = $2, snapshot = $3, seq = $4, updated_at = now(),
-                  finished_at = CASE WHEN $5::bigint IS NULL THEN NULL ELSE to_timestamp($5::bigint / 1000.0) END
-            WHERE id = $1`,
-          [rec.id, rec.status, JSON.stringify(rec), w.seq, rec.finishedAt],
-        );
-        this.metrics?.dbSnapshots.inc();
-        // a game that just ended (its status changed: always a snapshot) goes to the history (issue #12)
-        await recordFinishedGame(m, rec);
-      }
-      if (w.hand) {
-        const h = w.hand.record;
-        await m.query(
-          `INSERT INTO game_hands (game_id, game_number, hand_number, seed, commitment, record) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT DO NOTHING`,
-          [w.gameId, w.hand.gameNumber, h.handNumber, h.seed, h.commitment, JSON.stringify(h)],
-        );
-      }
-    }
   }
 
   /** A stored table's record (snapshot + later events), or null when unknown. */
