@@ -1,6 +1,11 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import type { Logger as TypeOrmLogger } from 'typeorm';
 
+/** A query's SQL: a named (prepared) statement reaches the logger as pg's `{ name, text }`. */
+function queryText(query: string | { text?: string }): string {
+  return typeof query === 'string' ? query : String(query?.text ?? '');
+}
+
 /**
  * Routes TypeORM's messages to the application logger (pino) instead of console. Failed queries are logged at
  * debug level WITHOUT their parameters (they may hold personal data); the error reaches the caller anyway and
@@ -12,11 +17,11 @@ export class AppTypeOrmLogger implements TypeOrmLogger {
   logQuery(): void {}
 
   logQueryError(error: string | Error, query: string): void {
-    this.logger.debug(`query failed: ${query.slice(0, 200)} — ${error instanceof Error ? error.message : error}`);
+    this.logger.debug(`query failed: ${queryText(query).slice(0, 200)} — ${error instanceof Error ? error.message : error}`);
   }
 
   logQuerySlow(time: number, query: string): void {
-    this.logger.warn(`slow query (${time} ms): ${query.slice(0, 200)}`);
+    this.logger.warn(`slow query (${time} ms): ${queryText(query).slice(0, 200)}`);
   }
 
   logSchemaBuild(): void {}
