@@ -15,6 +15,7 @@ import {
   GameAction,
 } from '@spades/common';
 import { Test } from '@nestjs/testing';
+import { readdirSync, readFileSync } from 'node:fs';
 import { BotDecisionEvent, BotPool, botLevelFromEnv, botPoolOptionsFromEnv, isLegalBotAction } from './bot-pool';
 import { BotsModule } from './bots.module';
 
@@ -289,6 +290,25 @@ describe('BotPool', () => {
     expect(pool.stats()).toMatchObject({ inlineTotal: 3, decisionsTotal: 3 });
   });
 
+  it('runs its workers at the lowest priority (nice 19), or at BOT_WORKER_NICE', async () => {
+    // Linux: every thread of this process with its nice value (field 19 of /proc/self/task/<tid>/stat)
+    const niceOfThreads = () =>
+      readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+    const lowest = () => niceOfThreads().filter((n) => n === 19).length;
+    const before = lowest();
+    pool = new BotPool({ size: 2 });
+    await pool.ready();
+    expect(lowest()).toBe(before + 2);
+    await pool.close();
+    pool = new BotPool({ size: 1, workerNice: 7 });
+    await pool.ready();
+    expect(niceOfThreads().filter((n) => n === 7)).toHaveLength(1);
+    await pool.close();
+    pool = new BotPool({ size: 1, workerNice: 0 });
+    await pool.ready();
+    expect(niceOfThreads().filter((n) => n !== 0 && n !== 19)).toHaveLength(0);
+  });
+
   it('starts no worker until the first strong request', async () => {
     pool = new BotPool({ size: 2 });
     expect(pool.stats().workers).toBe(0);
@@ -368,6 +388,11 @@ describe('BotPool', () => {
     expect(() => botPoolOptionsFromEnv({ BOT_WORKERS: 'x' })).toThrow('BOT_WORKERS');
     expect(() => botPoolOptionsFromEnv({ BOT_WORKERS: '1.5' })).toThrow('BOT_WORKERS');
     expect(() => botPoolOptionsFromEnv({ BOT_FLOOR_MS: '0' })).toThrow('BOT_FLOOR_MS');
+    expect(botPoolOptionsFromEnv({ BOT_WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(botPoolOptionsFromEnv({ BOT_WORKER_NICE: '10' }).workerNice).toBe(10);
+    expect(botPoolOptionsFromEnv({}).workerNice).toBeUndefined();
+    expect(() => botPoolOptionsFromEnv({ BOT_WORKER_NICE: '20' })).toThrow('BOT_WORKER_NICE');
+    expect(() => botPoolOptionsFromEnv({ BOT_WORKER_NICE: '-1' })).toThrow('BOT_WORKER_NICE');
     expect(botPoolOptionsFromEnv({ BOT_CPU_SHARE: '0.5' }).cpuShare).toBe(0.5);
     expect(botPoolOptionsFromEnv({ BOT_CPU_SHARE: '0' }).cpuShare).toBe(0);
     expect(botPoolOptionsFromEnv({}).cpuShare).toBeUndefined();

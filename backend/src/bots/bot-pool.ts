@@ -46,6 +46,9 @@ import { canStartInTime, chooseTimebox, CpuSampler, HistogramSnapshot, MsHistogr
 export type { BotLevel } from './bot-protocol';
 export { BOT_LEVELS } from './bot-protocol';
 
+/** Nice value of the worker threads unless BOT_WORKER_NICE says otherwise: the lowest priority. */
+export const DEFAULT_WORKER_NICE = 19;
+
 export interface BotPoolOptions {
   /** Number of worker threads (default: available cores − 1, at least 1). */
   size?: number;
@@ -59,6 +62,11 @@ export interface BotPoolOptions {
   utilization?: number;
   /** BOT_CPU_SHARE: share (0..1) of the idle CPU (plus the bots' own) the bots may take (default 0.8). */
   cpuShare?: number;
+  /**
+   * BOT_WORKER_NICE: nice value of the worker threads (Linux, 0–19, default 19): the searches use the CPU that the
+   * event loop, the database and other processes leave idle, and yield it to them at once. 0 leaves them as is.
+   */
+  workerNice?: number;
   /** The budget never falls below this, ms of search per second (default 100, at most the maximum). */
   minBudgetMsPerSec?: number;
   /** How often the budget follows the machine, ms (default 500; 0: only when `sampleCpu()` is called). */
@@ -109,7 +117,10 @@ export interface BotDecisionEvent {
   lateMs: number;
 }
 
-/** Pool options from the environment: BOT_WORKERS, BOT_STRONG_MS, BOT_FLOOR_MS, BOT_TIMEOUT_MS, BOT_CPU_SHARE (unset → defaults). */
+/**
+ * Pool options from the environment: BOT_WORKERS, BOT_STRONG_MS, BOT_FLOOR_MS, BOT_TIMEOUT_MS, BOT_WORKER_NICE,
+ * BOT_CPU_SHARE (unset → defaults).
+ */
 export function botPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): BotPoolOptions {
   const num = (name: string): number | undefined => {
     const raw = env[name];
@@ -121,6 +132,12 @@ export function botPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Bot
   const size = num('BOT_WORKERS');
   if (size !== undefined && (!Number.isInteger(size) || size > 64)) throw new Error(`BOT_WORKERS must be an integer from 1 to 64 (got "${env.BOT_WORKERS}")`);
   const opts: BotPoolOptions = { size, strongMs: num('BOT_STRONG_MS'), floorMs: num('BOT_FLOOR_MS'), timeoutMs: num('BOT_TIMEOUT_MS') };
+  const nice = env.BOT_WORKER_NICE;
+  if (nice !== undefined && nice.trim() !== '') {
+    const n = Number(nice);
+    if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`BOT_WORKER_NICE must be an integer from 0 to 19 (got "${nice}")`);
+    opts.workerNice = n;
+  }
   const share = env.BOT_CPU_SHARE;
   if (share !== undefined && share.trim() !== '') {
     const n = Number(share);
@@ -259,6 +276,7 @@ export class BotPool {
   private readonly setup: ReturnType<typeof resolveWorkerSetup>;
   private readonly strongMs: number;
   private readonly floorMs: number;
+  private readonly workerNice: number;
   private readonly timeoutMs: number;
   private readonly utilization: number;
   private readonly lateGraceMs: number;
@@ -308,6 +326,7 @@ export class BotPool {
     this.size = Math.max(1, Math.floor(opts.size ?? cores - 1));
     this.strongMs = opts.strongMs ?? 40;
     this.floorMs = Math.min(opts.floorMs ?? 3, this.strongMs);
+    this.workerNice = opts.workerNice ?? DEFAULT_WORKER_NICE;
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.utilization = opts.utilization ?? 0.9;
     this.cpuShare = Math.min(1, Math.max(0, opts.cpuShare ?? 0.8));
@@ -676,6 +695,7 @@ export class BotPool {
   private spawn(): Slot {
     const data: BotWorkerData & { __register: string | null; __entry: string } = {
       commonEntry: this.setup.commonEntry,
+      nice: this.workerNice,
       crashOnSeed: this.crashOnSeed,
       hangOnSeed: this.hangOnSeed,
       illegalOnSeed: this.illegalOnSeed,

@@ -6,6 +6,11 @@ export const BOT_LEVELS: readonly BotLevel[] = ['random', 'basic', 'heuristic', 
 export interface BotWorkerData {
   /** Module to require for @spades/common inside the worker. */
   commonEntry: string;
+  /**
+   * Nice value the worker thread gives itself (Linux: its own thread only; 0 = unchanged). The searches then run
+   * on CPU time nobody else wants: the event loop and the database preempt them at once.
+   */
+  nice?: number;
   /** Tests only: a request with this seed crashes the worker. */
   crashOnSeed?: number;
   /** Tests only: a request with this seed never answers (busy loop), to test timeouts. */

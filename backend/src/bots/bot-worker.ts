@@ -4,12 +4,32 @@
  * It loads `@spades/common` from `workerData.commonEntry` (common/dist/index.js in production, common/src/index.ts
  * under jest/tsx with a TypeScript require hook registered by the bootstrap in bot-pool.ts).
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BotWorkerData, BotWorkerRequest, BotWorkerResponse } from './bot-protocol';
 
 type Common = typeof import('@spades/common');
 
 const data = workerData as BotWorkerData;
+
+/**
+ * Lowers this thread's scheduling priority (BOT_WORKER_NICE). On Linux a thread is a task with an id of its own
+ * (/proc/thread-self → "<pid>/task/<tid>") and setpriority(PRIO_PROCESS, tid) changes that thread only; elsewhere
+ * (no /proc/thread-self) the worker keeps the process's priority.
+ */
+export function lowerThreadPriority(nice: number): number | null {
+  if (!nice) return null;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return null;
+    setPriority(tid, nice);
+    return tid;
+  } catch {
+    return null;
+  }
+}
+lowerThreadPriority(data.nice ?? 0);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const common = require(data.commonEntry) as Common;
 // A bot whose own choice was illegal still answers legally (common's safety net); the server logs it.
