@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
 
 /** Lock files held by this process (a second server in the same process must also be refused). */
 const heldLocks = new Set<string>();
@@ -120,38 +120,90 @@ export interface EmbeddedPostgres {
 }
 
 /**
+ * The embedded database's thread: PGlite and its socket server, both inside a worker thread, so that the
+ * database's work (PostgreSQL compiled to WebAssembly, run synchronously) never holds up the server's event loop.
+ * Plain CommonJS evaluated by the worker; it answers `{ listening }` or `{ failed }`, then `{ stopped }` to 'stop'.
+ */
+const DATABASE_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.pglite);
+const { PGLiteSocketServer } = require(workerData.socket);
+const text = (e) => String((e && e.stack) || e);
+(async () => {
+  const db = await PGlite.create(workerData.pgdata, { postgresqlconf: workerData.conf });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: workerData.port, maxConnections: 1 });
+  await server.start();
+  parentPort.on('message', (m) => {
+    if (m !== 'stop') return;
+    server.stop().then(() => db.close()).then(
+      () => parentPort.postMessage({ stopped: true }),
+      (e) => parentPort.postMessage({ stopped: false, error: text(e) }),
+    );
+  });
+  parentPort.postMessage({ listening: true });
+})().catch((e) => parentPort.postMessage({ failed: text(e) }));
+`;
+
+type DatabaseThreadMessage = { listening: true } | { failed: string } | { stopped: boolean; error?: string };
+
+/** What a database thread that ends unexpectedly reports (the server's queries fail from then on; /health says so). */
+const threadLog = new Logger('Database');
+
+/**
  * Embedded PostgreSQL: PGlite persisted in DATA_DIR/pgdata behind a pglite-socket server on 127.0.0.1 and a
- * free port (maxConnections 1: it is ONE backend session, so the TypeORM pool must have size 1 as well).
+ * free port (maxConnections 1: it is ONE backend session, so the TypeORM pool must have size 1 as well), both in a
+ * worker thread of this process (its memory still counts in the process's RSS).
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const lockPath = acquireDataDirLock(dataDir);
   try {
-    let db: PGlite;
-    try {
-      await initDataDirOutOfProcess(join(dataDir, 'pgdata'));
-      db = await PGlite.create(join(dataDir, 'pgdata'), { postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err.code === 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG') {
-        throw new Error(
-          'PGlite cannot start inside jest without --experimental-vm-modules: run the backend tests with ' +
-            '`npm test -w backend` (or NODE_OPTIONS=--experimental-vm-modules npx jest ...), or set TEST_DATABASE_URL.',
-        );
-      }
-      throw e;
-    }
+    const pgdata = join(dataDir, 'pgdata');
+    await initDataDirOutOfProcess(pgdata);
     const port = await freePort();
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 1 });
-    await server.start();
+    const worker = new Worker(DATABASE_THREAD, {
+      eval: true,
+      workerData: {
+        pglite: require.resolve('@electric-sql/pglite'),
+        socket: require.resolve('@electric-sql/pglite-socket'),
+        pgdata,
+        conf: EMBEDDED_POSTGRESQL_CONF,
+        port,
+      },
+    });
+    let stopping = false;
+    const next = () =>
+      new Promise<DatabaseThreadMessage>((resolveMsg, reject) => {
+        const onExit = (code: number) => reject(new Error(`the embedded database thread exited (${code})`));
+        worker.once('exit', onExit);
+        worker.once('error', reject);
+        worker.once('message', (m: DatabaseThreadMessage) => {
+          worker.off('exit', onExit);
+          worker.off('error', reject);
+          resolveMsg(m);
+        });
+      });
+    const started = await next().catch(async (e: Error) => ({ failed: e.stack ?? e.message }));
+    if ('failed' in started) {
+      await worker.terminate();
+      throw new Error(`the embedded database in ${pgdata} did not start: ${started.failed}`);
+    }
+    worker.on('error', (e) => threadLog.error(`the embedded database failed: ${e.stack ?? e.message}`));
+    worker.on('exit', (code) => {
+      if (!stopping) threadLog.error(`the embedded database stopped unexpectedly (thread exit ${code})`);
+    });
     let stopped = false;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       async stop() {
         if (stopped) return;
         stopped = true;
+        stopping = true;
         try {
-          await server.stop();
-          await db.close();
+          const done = next();
+          worker.postMessage('stop');
+          const m = await done;
+          if ('stopped' in m && !m.stopped) throw new Error(`closing the embedded database failed: ${m.error}`);
+          await worker.terminate();
         } finally {
           releaseDataDirLock(lockPath);
         }
