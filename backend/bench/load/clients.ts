@@ -7,7 +7,7 @@
  * nodes (`--nodes`) the sockets go round-robin over them, each HTTP request to a random one.
  * Talks to the orchestrator over IPC (`process.send`); see the Command type.
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io, Socket } from 'socket.io-client';
 import { Card, computeLegalBids, computeLegalCards, GameSettings } from '@spades/common';
 import { chooseBid, SeatScheduler, ViewKey, viewKeyOf } from './stats';
@@ -50,6 +50,8 @@ export interface Collected {
   cpuPct: number;
   /** Per ackMs sample: the index in `where` of the socket that sent it. */
   ackWhere: number[];
+  /** This client process's event-loop delay p99 since `mark`, ms. */
+  eventLoopP99Ms: number;
   /** Per socket of this process: its table and the index of the node it is connected to. */
   where: [gameId: string, node: number][];
 }
@@ -81,6 +83,9 @@ const errorSamples: string[] = [];
 let paused = false;
 let markCpu = process.cpuUsage();
 let markAt = performance.now();
+/** This client process's own event-loop delay: time it adds to every ack it times (reported beside the figures). */
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+const loopDelayP99Ms = () => Math.round((loopDelay.count ? loopDelay.percentile(99) / 1e6 : 0) * 10) / 10;
 
 function error(what: string): void {
   errors++;
@@ -640,6 +645,7 @@ function collect(): Collected {
     tablesPlaying: tables.filter((t) => !t.closed).length,
     cpuPct: cpuSinceMark(),
     ackWhere,
+    eventLoopP99Ms: loopDelayP99Ms(),
     where: members.map((m) => [m.table.gameId, m.node]),
   };
 }
@@ -712,6 +718,8 @@ async function echo(c: Extract<Command, { cmd: 'echo' }>): Promise<void> {
   let next = 0;
   let last = performance.now();
   const end = last + c.seconds * 1000;
+  loopDelay.reset();
+  loopDelay.enable();
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const now = performance.now();
@@ -734,7 +742,7 @@ async function echo(c: Extract<Command, { cmd: 'echo' }>): Promise<void> {
   });
   await sleep(500);
   for (const s of sockets) s.close();
-  send({ cmd: 'echo-done', ackMs: samples, errors: echoErrors });
+  send({ cmd: 'echo-done', ackMs: samples, errors: echoErrors, eventLoopP99Ms: loopDelayP99Ms() });
 }
 
 // ------------------------------------------------------------------ IPC
@@ -753,6 +761,8 @@ process.on('message', (c: Command) => {
         updateMs = [];
         markCpu = process.cpuUsage();
         markAt = performance.now();
+        loopDelay.reset();
+        loopDelay.enable();
         return send({ cmd: 'marked' });
       case 'collect':
         measuring = false;

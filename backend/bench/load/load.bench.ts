@@ -297,7 +297,7 @@ async function main(): Promise<void> {
     const ackMs = collected.flatMap((c) => c.ackMs);
     const updateMs = collected.flatMap((c) => c.updateMs);
     log(
-      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; client processes CPU ${collected.map((c) => `${c.cpuPct}%`).join(' ')}; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+      `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; client processes CPU ${collected.map((c) => `${c.cpuPct}%`).join(' ')}, event loop p99 ${collected.map((c) => `${c.eventLoopP99Ms} ms`).join(' ')}; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
       opts,
     );
 
@@ -375,9 +375,10 @@ async function main(): Promise<void> {
           seconds: opts.baselineSeconds,
         };
         offset += parts[i].length;
-        return p.request<{ ackMs: number[]; errors: number }>(cmd, 'echo-done');
+        return p.request<{ ackMs: number[]; errors: number; eventLoopP99Ms: number }>(cmd, 'echo-done');
       }),
     );
+    log(`baseline: client processes' event loop p99 ${echoed.map((e) => `${e.eventLoopP99Ms} ms`).join(' ')}`, opts);
     echo.child.kill('SIGTERM');
     echoChild = null;
     for (const p of procs) p.kill();

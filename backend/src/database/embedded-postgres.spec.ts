@@ -1,8 +1,16 @@
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
+
+/** The `pg` driver (no type declarations installed): the part used here. */
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Client } = require('pg') as { Client: new (o: { connectionString: string }) => PgClient };
 
 describe('embedded PostgreSQL (PGlite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spades-embedded-'));
