@@ -16,7 +16,6 @@ import { SocialService } from '../social/social.service';
 import { ChatRejected, LobbyChatService } from './lobby-chat.service';
 import { AppServer, LOBBY_ROOM, RealtimeService, SocketData, userRoom } from './realtime.service';
 import { socketUserId, WsAuthGuard } from './ws-auth';
-import { coalesceWrites } from './coalesced-writes';
 
 interface LoginState {
   /** Tail of this socket's serialized logins. */
@@ -52,7 +51,6 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
 
   afterInit(server: AppServer): void {
     this.realtime.attachServer(server);
-    if (server.engine) coalesceWrites(server.engine);
     this.metrics?.gauge('spades_sockets', 'Connected socket.io clients on this server', () => server.engine?.clientsCount ?? 0);
     this.metrics?.gauge('spades_online_users', 'Signed-in users with at least one socket on this server', () => this.realtime.localOnlineCount());
     this.metrics?.gauge('spades_presence_online_users', 'Signed-in users online on any node (= spades_online_users on a single node)', () => this.realtime.onlineUserIds().length);
