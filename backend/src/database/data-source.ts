@@ -5,6 +5,17 @@ import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { MIGRATIONS } from './migrations';
 import { AppTypeOrmLogger } from './typeorm-logger';
 
+/**
+ * `application_name` of the embedded database's connections. PGlite is ONE session behind its socket: what a
+ * connection prepares outlives it (a pooled connection that is closed and opened again finds its named statements
+ * already there), so code that prepares statements asks `isEmbedded(ds)` first.
+ */
+export const EMBEDDED_APPLICATION_NAME = 'spades-embedded';
+
+export function isEmbedded(ds: { options: unknown }): boolean {
+  return (ds.options as { applicationName?: string }).applicationName === EMBEDDED_APPLICATION_NAME;
+}
+
 /** Arbitrary constant key for pg_advisory_lock: serialises migrations between servers sharing a database. */
 export const MIGRATION_LOCK_KEY = 7_300_214_551;
 
@@ -39,6 +50,7 @@ export async function resolveDatabaseTarget(config: AppConfig): Promise<Database
     uuidExtension: 'pgcrypto',
     // PGlite is one backend session behind one socket connection: the pool must not exceed it.
     poolSize: embedded ? 1 : config.databasePoolSize,
+    ...(embedded ? { applicationName: EMBEDDED_APPLICATION_NAME } : {}),
     extra: schema ? { options: `-c search_path=${schema}` } : undefined,
     logging: ['error', 'warn', 'migration'],
     logger: new AppTypeOrmLogger(),

@@ -4,6 +4,7 @@
  * (a take-over), the late write is refused and nothing of it is stored — in a group commit with other tables'
  * writes, and inside a coins transaction (writeIn).
  */
+import { DataSource } from 'typeorm';
 import { SETTINGS } from '../games/helpers';
 import { createTestApp, registerUser, api, TestApp } from '../support/test-app';
 import { TableStore, TableWrite } from '../../src/games/table.store';
@@ -91,6 +92,19 @@ describe('table ownership fencing', () => {
     } finally {
       groups.mockRestore();
     }
+  });
+
+  it('keeps storing after the pool replaces its connections (the embedded database keeps one session across them)', async () => {
+    const store = t.app.get(TableStore);
+    const a = await newTable();
+    await store.append(write(a, 1000, null));
+    // close every idle pooled connection: the next write runs on a new one
+    const pool = (t.app.get(DataSource).driver as any).master as { idleCount: number; connect(): Promise<{ release(destroy: boolean): void }> };
+    const idle = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    expect(idle.length).toBeGreaterThan(0);
+    for (const c of idle) c.release(true);
+    await store.append(write(a, 1001, null));
+    expect(await events(a)).toEqual([1000, 1001]);
   });
 
   it('inside a coins transaction (writeIn) a fenced write rolls the whole transaction back', async () => {
