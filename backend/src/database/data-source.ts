@@ -5,17 +5,6 @@ import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { MIGRATIONS } from './migrations';
 import { AppTypeOrmLogger } from './typeorm-logger';
 
-/**
- * `application_name` of the embedded database's connections. PGlite is ONE session behind its socket: what a
- * connection prepares outlives it (a pooled connection that is closed and opened again finds its named statements
- * already there), so code that prepares statements asks `isEmbedded(ds)` first.
- */
-export const EMBEDDED_APPLICATION_NAME = 'spades-embedded';
-
-export function isEmbedded(ds: { options: unknown }): boolean {
-  return (ds.options as { applicationName?: string }).applicationName === EMBEDDED_APPLICATION_NAME;
-}
-
 /** Arbitrary constant key for pg_advisory_lock: serialises migrations between servers sharing a database. */
 export const MIGRATION_LOCK_KEY = 7_300_214_551;
 
@@ -50,7 +39,6 @@ export async function resolveDatabaseTarget(config: AppConfig): Promise<Database
     uuidExtension: 'pgcrypto',
     // PGlite is one backend session behind one socket connection: the pool must not exceed it.
     poolSize: embedded ? 1 : config.databasePoolSize,
-    ...(embedded ? { applicationName: EMBEDDED_APPLICATION_NAME } : {}),
     extra: schema ? { options: `-c search_path=${schema}` } : undefined,
     logging: ['error', 'warn', 'migration'],
     logger: new AppTypeOrmLogger(),
@@ -86,6 +74,16 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
   }
 }
 
+/**
+ * PGlite is ONE session behind its socket: what a connection prepared outlives it, while a new pooled connection
+ * (after the pool closed an idle one) starts with pg's cache of prepared statements empty and would find its named
+ * statements (the table store's group commit) "already exists". Every new connection first forgets them.
+ */
+function forgetPreparedOnConnect(dataSource: DataSource): void {
+  const pool = (dataSource.driver as unknown as { master?: { on(e: 'connect', fn: (c: { query(sql: string): Promise<unknown> }) => void): void } }).master;
+  pool?.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => undefined));
+}
+
 /** Creates, initialises and migrates the DataSource; destroying it also stops the embedded database. */
 export async function openDataSource(config: AppConfig, extra?: Partial<DataSourceOptions>): Promise<DataSource> {
   const target = await resolveDatabaseTarget(config);
@@ -95,6 +93,7 @@ export async function openDataSource(config: AppConfig, extra?: Partial<DataSour
   };
   try {
     await dataSource.initialize();
+    if (target.embedded) forgetPreparedOnConnect(dataSource);
     await runMigrationsLocked(dataSource);
   } catch (e) {
     if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);

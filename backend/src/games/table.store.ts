@@ -18,7 +18,6 @@ import { ActorKind, AppliedAction, TableRecord } from './table';
 import { restoreRecord, TableDelta } from './table.delta';
 import { gameFinished, recordFinishedGame } from './history';
 import { FencedError } from './table.ownership';
-import { isEmbedded } from '../database/data-source';
 
 /** One event row (and, at boundaries, the snapshot that includes it). */
 export interface TableWrite {
@@ -88,13 +87,14 @@ const groupCommit = (lock: string) => `
     ON CONFLICT DO NOTHING)
   SELECT game_id FROM ev`;
 /**
- * On PostgreSQL the statement is named (prepared once per connection): planning it costs the database more than
- * running it for a few rows (~0.6 ms of CPU unnamed against ~0.3 ms named, for one write). TypeORM hands pg's
- * `{ name, text }` to the driver as is. Not on the embedded database: it is one session whatever the connection, so
- * a reconnected pool would find the statement already prepared (and its work is off the event loop anyway).
+ * Named (prepared once per connection): planning this statement costs the database more than running it for a few
+ * rows (~0.6 ms of CPU unnamed against ~0.3 ms named, for one write). TypeORM hands pg's `{ name, text }` to the
+ * driver as is. (The embedded database keeps one session across connections: data-source.ts makes each new
+ * connection forget what an earlier one prepared.)
  */
 const GROUP_COMMIT = { name: 'spades_group_commit', text: groupCommit('') };
 const GROUP_COMMIT_FENCED = { name: 'spades_group_commit_fenced', text: groupCommit('FOR SHARE OF g') };
+const namedQuery = (q: { name: string; text: string }) => q as unknown as string;
 
 /** Client action results kept per table across a restart (idempotent retries). */
 export const RESULTS_KEPT = 500;
@@ -108,8 +108,6 @@ export class TableStore {
   private readonly maxInFlight: number;
   private idle: (() => void)[] = [];
   private kickScheduled = false;
-  /** Named statements (PostgreSQL), or the SQL text alone (the embedded database). */
-  private readonly statement: (q: { name: string; text: string }) => string;
 
   constructor(
     private readonly ds: DataSource,
@@ -118,7 +116,6 @@ export class TableStore {
     // leave connections for the rest of the server (coins, HTTP reads); PGlite has one connection
     const pool = (ds.options as { poolSize?: number }).poolSize ?? 10;
     this.maxInFlight = Math.max(1, Math.min(MAX_COMMITS_IN_FLIGHT, pool - 2));
-    this.statement = isEmbedded(ds) ? (q) => q.text : (q) => q as unknown as string;
   }
 
   /** A new table: its first snapshot and its `create` event, in one transaction. */
@@ -236,7 +233,7 @@ export class TableStore {
     const snaps = writes.filter((w) => w.snapshot);
     const hands = writes.filter((w) => w.hand);
     const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-    const rows: { game_id: string }[] = await m.query(this.statement(writes.some((w) => w.epoch !== null) ? GROUP_COMMIT_FENCED : GROUP_COMMIT), [
+    const rows: { game_id: string }[] = await m.query(namedQuery(writes.some((w) => w.epoch !== null) ? GROUP_COMMIT_FENCED : GROUP_COMMIT), [
       writes.map((w) => w.gameId),
       writes.map((w) => w.seq),
       writes.map((w) => w.type),
