@@ -18,7 +18,7 @@ const data = workerData as BotWorkerData;
  * (/proc/thread-self → "<pid>/task/<tid>") and setpriority(PRIO_PROCESS, tid) changes that thread only; elsewhere
  * (no /proc/thread-self) the worker keeps the process's priority.
  */
-export function lowerThreadPriority(nice: number): number | null {
+function lowerThreadPriority(nice: number): number | null {
   if (!nice) return null;
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());

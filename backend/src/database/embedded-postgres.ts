@@ -171,6 +171,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
       },
     });
     let stopping = false;
+    let exited = false;
+    worker.once('exit', () => (exited = true));
     const next = () =>
       new Promise<DatabaseThreadMessage>((resolveMsg, reject) => {
         const onExit = (code: number) => reject(new Error(`the embedded database thread exited (${code})`));
@@ -199,6 +201,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
         stopped = true;
         stopping = true;
         try {
+          if (exited) return; // the thread already ended (logged then): nothing to close, nothing would answer
           const done = next();
           worker.postMessage('stop');
           const m = await done;

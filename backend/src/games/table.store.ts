@@ -6,8 +6,8 @@
  *   seq of the last event the snapshot includes: a restore replays the rows after it.
  * - Group commit: writes of many tables that arrive in one turn of the event loop, or while the commits in flight
  *   run, are stored together in the next one, usually ONE prepared statement (events, snapshots and ended hands
- *   through `unnest`, the epoch check inside): one round trip. Up to MAX_COMMITS_IN_FLIGHT run at once on their own connections (a table never has two writes in
- *   flight: its queue waits for each). A command is answered only once its row is committed.
+ *   through `unnest`, the epoch check inside): one round trip. Up to MAX_COMMITS_IN_FLIGHT run at once on their own
+ *   connections (a table never has two writes in flight: its queue waits for each). A command is answered only once its row is committed.
  * - Writes that must share a transaction with coins (a rated start, settlement) go through `writeIn(m, …)`.
  */
 import { Injectable, Logger, Optional } from '@nestjs/common';
