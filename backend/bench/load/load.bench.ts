@@ -21,12 +21,13 @@
  */
 import { ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Collected, Command } from './clients';
 import {
   BACKEND_DIR,
+  BENCH_DATABASE_URL,
   BenchSetupError,
   benchQuery,
   ClusterHandle,
@@ -108,10 +109,11 @@ function ensureBuilt(opts: LoadOptions): void {
   );
 }
 
-function startEcho(): Promise<{ url: string; child: ChildProcess }> {
+function startEcho(env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(join(__dirname, 'echo-server.ts'), [], {
     execArgv: ['--import', 'tsx'],
     cwd: BACKEND_DIR,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((ok, fail) => {
@@ -122,6 +124,19 @@ function startEcho(): Promise<{ url: string; child: ChildProcess }> {
       if (nl >= 0) ok({ url: `http://127.0.0.1:${JSON.parse(buf.slice(0, nl)).port}`, child });
     });
     child.once('exit', (code) => fail(new Error(`echo server exited (${code})`)));
+  });
+}
+
+/** Stops an echo server and waits until it has exited (a durable one closes its database first). */
+function stopEcho(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((ok) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      ok();
+    });
+    child.kill('SIGTERM');
   });
 }
 
@@ -354,33 +369,65 @@ async function main(): Promise<void> {
 
     // ---- baseline: bare socket.io echo at the measured rate with the same socket count
     const rate = actions / windowSeconds || opts.rate || 1;
-    const echo = await startEcho();
-    echoChild = echo.child;
-    log(
-      `baseline: echo server at ${rate.toFixed(1)} actions/s over ${sockets} sockets for ${opts.baselineSeconds} s`,
-      opts,
-    );
-    let offset = 0;
-    const echoed = await Promise.all(
-      procs.map((p, i) => {
-        const n = parts[i].length * (opts.humans + opts.spectators);
-        const share = n / sockets;
-        const cmd: Command = {
-          cmd: 'echo',
-          url: echo.url,
-          sockets: n,
-          tableOffset: offset,
-          humans: opts.humans + opts.spectators,
-          rate: rate * share,
-          seconds: opts.baselineSeconds,
-        };
-        offset += parts[i].length;
-        return p.request<{ ackMs: number[]; errors: number; eventLoopP99Ms: number }>(cmd, 'echo-done');
-      }),
-    );
-    log(`baseline: client processes' event loop p99 ${echoed.map((e) => `${e.eventLoopP99Ms} ms`).join(' ')}`, opts);
-    echo.child.kill('SIGTERM');
-    echoChild = null;
+    type Echoed = { ackMs: number[]; errors: number; eventLoopP99Ms: number };
+    const runEcho = async (what: string, env: NodeJS.ProcessEnv = {}): Promise<Echoed[]> => {
+      const echo = await startEcho(env);
+      echoChild = echo.child;
+      log(
+        `${what}: echo server at ${rate.toFixed(1)} actions/s over ${sockets} sockets for ${opts.baselineSeconds} s`,
+        opts,
+      );
+      let offset = 0;
+      const echoed = await Promise.all(
+        procs.map((p, i) => {
+          const n = parts[i].length * (opts.humans + opts.spectators);
+          const share = n / sockets;
+          const cmd: Command = {
+            cmd: 'echo',
+            url: echo.url,
+            sockets: n,
+            tableOffset: offset,
+            humans: opts.humans + opts.spectators,
+            rate: rate * share,
+            seconds: opts.baselineSeconds,
+          };
+          offset += parts[i].length;
+          return p.request<Echoed>(cmd, 'echo-done');
+        }),
+      );
+      log(`${what}: client processes' event loop p99 ${echoed.map((e) => `${e.eventLoopP99Ms} ms`).join(' ')}`, opts);
+      await stopEcho(echo.child);
+      echoChild = null;
+      return echoed;
+    };
+    const echoed = await runEcho('baseline');
+    // ---- --durable-baseline: the same echo, answering each act once a row for it is committed
+    let durableEchoed: Echoed[] | null = null;
+    if (opts.durableBaseline) {
+      if (opts.db === 'postgres') {
+        const schema = `bench_echo_${randomBytes(4).toString('hex')}`;
+        await benchQuery(`CREATE SCHEMA "${schema}"`);
+        try {
+          durableEchoed = await runEcho('durable baseline (PostgreSQL)', {
+            ECHO_DB: 'postgres',
+            ECHO_DATABASE_URL: BENCH_DATABASE_URL,
+            ECHO_SCHEMA: schema,
+          });
+        } finally {
+          await benchQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+        }
+      } else {
+        const dir = mkdtempSync(join(tmpdir(), 'spades-echo-db-'));
+        try {
+          durableEchoed = await runEcho('durable baseline (embedded PGlite)', {
+            ECHO_DB: 'pglite',
+            ECHO_DATA_DIR: dir,
+          });
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    }
     for (const p of procs) p.kill();
 
     const result = buildResult({
@@ -397,7 +444,8 @@ async function main(): Promise<void> {
       // without the server's counter: the bot moves the clients saw
       botDecisionsPerSecond: serverFigures.botDecisionsPerSecond ?? botActions / windowSeconds,
       botMsP50: serverFigures.botMsP50,
-      errors: errors + echoed.reduce((a, e) => a + e.errors, 0),
+      errors: errors + [...echoed, ...(durableEchoed ?? [])].reduce((a, e) => a + e.errors, 0),
+      ...(durableEchoed ? { durableBaselineAckMs: durableEchoed.flatMap((e) => e.ackMs) } : {}),
       ...(opts.storm ? { stormRecoveryMs: stormRecoveryMs ?? null } : {}),
       nodes: opts.nodes,
       cluster: clusterFigures,

@@ -2,6 +2,7 @@ import {
   aggregateNodes,
   buildResult,
   CLUSTER_KEYS,
+  DURABLE_KEYS,
   forwardedSplit,
   chooseBid,
   histogramQuantile,
@@ -81,6 +82,16 @@ describe('parseArgs', () => {
       storm: false,
       clients: 1,
       nodes: 1,
+      durableBaseline: false,
+    });
+  });
+
+  it('--durable-baseline is a switch (the durable echo runs on the database the server ran on)', () => {
+    expect(parseArgs(['--durable-baseline'])).toMatchObject({ durableBaseline: true, db: undefined });
+    expect(parseArgs(['--db', 'postgres', '--durable-baseline', '--tables', '5'])).toMatchObject({
+      durableBaseline: true,
+      db: 'postgres',
+      tables: 5,
     });
   });
 
@@ -281,6 +292,52 @@ describe('buildResult', () => {
       cpuPctPerTable: 43.7,
     });
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+
+  it('--durable-baseline adds the durable echo p99 and ack p99 over it, after stormRecoveryMs', () => {
+    const r = buildResult({
+      tables: 2,
+      sockets: 2,
+      actions: 120,
+      windowSeconds: 10,
+      ackMs: Array.from({ length: 100 }, (_x, i) => i + 1),
+      updateMs: [3],
+      baselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 10),
+      durableBaselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 3),
+      eventLoopP99Ms: null,
+      serverRssMB: null,
+      serverCpuPct: null,
+      botDecisionsPerSecond: null,
+      botMsP50: null,
+      errors: 0,
+      stormRecoveryMs: 10,
+    });
+    expect(Object.keys(r)).toEqual([...RESULT_KEYS, 'stormRecoveryMs', ...DURABLE_KEYS]);
+    expect(r).toMatchObject({
+      ackP99Ms: 99,
+      baselineP99Ms: 9.9,
+      p99Ratio: 10,
+      durableBaselineP99Ms: 33,
+      durableP99Ratio: 3,
+    });
+    // no durable samples: null figures, not NaN
+    const empty = buildResult({
+      ackMs: [],
+      updateMs: [],
+      baselineAckMs: [],
+      durableBaselineAckMs: [],
+      actions: 0,
+      windowSeconds: 1,
+      tables: 1,
+      sockets: 1,
+      eventLoopP99Ms: null,
+      serverRssMB: null,
+      serverCpuPct: null,
+      botDecisionsPerSecond: null,
+      botMsP50: null,
+      errors: 0,
+    });
+    expect(empty).toMatchObject({ durableBaselineP99Ms: null, durableP99Ratio: null });
   });
 
   it('storm runs add stormRecoveryMs; no samples give nulls, not NaN', () => {

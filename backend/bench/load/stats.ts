@@ -25,6 +25,11 @@ export interface LoadOptions {
   clients: number;
   /** Seconds of the bare socket.io echo baseline (same rate and socket count). */
   baselineSeconds: number;
+  /**
+   * `--durable-baseline`: also run the echo answering each act only once a row for it is committed in the same
+   * kind of database (`durableBaselineP99Ms`, `durableP99Ratio`): the floor of an ack that waits for a durable write.
+   */
+  durableBaseline: boolean;
   /** Seconds of play before the measured window. */
   warmupSeconds: number;
   /** Tables created at once. */
@@ -52,6 +57,7 @@ const FLAGS = new Set([
   'spectators',
   'clients',
   'baseline-seconds',
+  'durable-baseline',
   'warmup',
   'batch',
   'quiet',
@@ -69,7 +75,7 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
     if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    if (name === 'storm' || name === 'quiet' || name === 'cluster') {
+    if (name === 'storm' || name === 'quiet' || name === 'cluster' || name === 'durable-baseline') {
       raw.set(name, 'true');
       continue;
     }
@@ -121,6 +127,7 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     spectators,
     clients: num('clients', Math.min(4, Math.max(1, Math.ceil(sockets / 1500))), 1, 16),
     baselineSeconds: num('baseline-seconds', Math.min(seconds, 20), 1, 3600),
+    durableBaseline: raw.has('durable-baseline'),
     warmupSeconds: num('warmup', 3, 0, 600),
     batch: num('batch', 50, 1, 1000),
     verbose: !raw.has('quiet'),
@@ -354,6 +361,9 @@ export interface LoadResult {
   /** serverCpuPct / tables: the cost of one live table (100 = one core). */
   cpuPctPerTable: number | null;
   stormRecoveryMs?: number | null;
+  // --durable-baseline only: the echo that answers once a row is committed, and ackP99Ms over its p99
+  durableBaselineP99Ms?: number | null;
+  durableP99Ratio?: number | null;
   // --nodes > 1 only:
   perNode?: PerNode[];
   /** Share of the timed human actions whose socket was on another node than the table's owner (forwarded). */
@@ -382,7 +392,10 @@ export const RESULT_KEYS = [
   'cpuPctPerTable',
 ] as const;
 
-/** Keys a `--nodes` > 1 result adds after RESULT_KEYS (and stormRecoveryMs). */
+/** Keys a `--durable-baseline` result adds after RESULT_KEYS (and stormRecoveryMs). */
+export const DURABLE_KEYS = ['durableBaselineP99Ms', 'durableP99Ratio'] as const;
+
+/** Keys a `--nodes` > 1 result adds after RESULT_KEYS (and stormRecoveryMs, DURABLE_KEYS). */
 export const CLUSTER_KEYS = ['perNode', 'forwardedShare', 'ackP99LocalMs', 'ackP99ForwardedMs'] as const;
 
 export interface RawFigures {
@@ -401,6 +414,8 @@ export interface RawFigures {
   botMsP50: number | null;
   errors: number;
   stormRecoveryMs?: number | null;
+  /** --durable-baseline: the durable echo's ack times. */
+  durableBaselineAckMs?: ArrayLike<number>;
   /** Defaults to 1. */
   nodes?: number;
   cluster?: {
@@ -410,6 +425,9 @@ export interface RawFigures {
     ackP99ForwardedMs: number | null;
   };
 }
+
+const ratio = (a: number | null, b: number | null) =>
+  a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null;
 
 export function buildResult(f: RawFigures): LoadResult {
   const ackP99 = percentile(f.ackMs, 99);
@@ -423,7 +441,7 @@ export function buildResult(f: RawFigures): LoadResult {
     ackP99Ms: round1(ackP99),
     updateP99Ms: round1(percentile(f.updateMs, 99)),
     baselineP99Ms: round1(baseP99),
-    p99Ratio: ackP99 !== null && baseP99 !== null && baseP99 > 0 ? Math.round((ackP99 / baseP99) * 100) / 100 : null,
+    p99Ratio: ratio(ackP99, baseP99),
     eventLoopP99Ms: round1(f.eventLoopP99Ms),
     serverRssMB: f.serverRssMB === null ? null : Math.round(f.serverRssMB),
     serverCpuPct: f.serverCpuPct === null ? null : Math.round(f.serverCpuPct),
@@ -436,6 +454,11 @@ export function buildResult(f: RawFigures): LoadResult {
   };
   if (f.stormRecoveryMs !== undefined)
     out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
+  if (f.durableBaselineAckMs) {
+    const durableP99 = percentile(f.durableBaselineAckMs, 99);
+    out.durableBaselineP99Ms = round1(durableP99);
+    out.durableP99Ratio = ratio(ackP99, durableP99);
+  }
   if (f.cluster) {
     out.perNode = f.cluster.perNode.map((n) => ({
       nodeId: n.nodeId,
