@@ -13,6 +13,7 @@ import {
   promBuckets,
   promValue,
   readMetrics,
+  RawFigures,
   RESULT_KEYS,
   SeatScheduler,
   UsageError,
@@ -255,22 +256,25 @@ describe('parseProcStat', () => {
 });
 
 describe('buildResult', () => {
+  /** Figures of a small run: 100 acks of 1..100 ms, an echo of 0.1..10 ms. */
+  const run: RawFigures = {
+    tables: 2,
+    sockets: 2,
+    actions: 120,
+    windowSeconds: 10,
+    ackMs: Array.from({ length: 100 }, (_x, i) => i + 1),
+    updateMs: [3, 4, 5],
+    baselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 10),
+    eventLoopP99Ms: 12.345,
+    serverRssMB: 512.6,
+    serverCpuPct: 87.4,
+    botDecisionsPerSecond: 9.04,
+    botMsP50: null,
+    errors: 0,
+  };
+
   it('has exactly the issue fields in order, rounded, with p99Ratio = ack p99 / echo p99', () => {
-    const r = buildResult({
-      tables: 2,
-      sockets: 2,
-      actions: 120,
-      windowSeconds: 10,
-      ackMs: Array.from({ length: 100 }, (_x, i) => i + 1),
-      updateMs: [3, 4, 5],
-      baselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 10),
-      eventLoopP99Ms: 12.345,
-      serverRssMB: 512.6,
-      serverCpuPct: 87.4,
-      botDecisionsPerSecond: 9.04,
-      botMsP50: null,
-      errors: 0,
-    });
+    const r = buildResult(run);
     expect(Object.keys(r)).toEqual([...RESULT_KEYS]);
     expect(r).toEqual({
       tables: 2,
@@ -296,20 +300,8 @@ describe('buildResult', () => {
 
   it('--durable-baseline adds the durable echo p99 and ack p99 over it, after stormRecoveryMs', () => {
     const r = buildResult({
-      tables: 2,
-      sockets: 2,
-      actions: 120,
-      windowSeconds: 10,
-      ackMs: Array.from({ length: 100 }, (_x, i) => i + 1),
-      updateMs: [3],
-      baselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 10),
+      ...run,
       durableBaselineAckMs: Array.from({ length: 100 }, (_x, i) => (i + 1) / 3),
-      eventLoopP99Ms: null,
-      serverRssMB: null,
-      serverCpuPct: null,
-      botDecisionsPerSecond: null,
-      botMsP50: null,
-      errors: 0,
       stormRecoveryMs: 10,
     });
     expect(Object.keys(r)).toEqual([...RESULT_KEYS, 'stormRecoveryMs', ...DURABLE_KEYS]);
@@ -321,23 +313,10 @@ describe('buildResult', () => {
       durableP99Ratio: 3,
     });
     // no durable samples: null figures, not NaN
-    const empty = buildResult({
-      ackMs: [],
-      updateMs: [],
-      baselineAckMs: [],
-      durableBaselineAckMs: [],
-      actions: 0,
-      windowSeconds: 1,
-      tables: 1,
-      sockets: 1,
-      eventLoopP99Ms: null,
-      serverRssMB: null,
-      serverCpuPct: null,
-      botDecisionsPerSecond: null,
-      botMsP50: null,
-      errors: 0,
+    expect(buildResult({ ...run, durableBaselineAckMs: [] })).toMatchObject({
+      durableBaselineP99Ms: null,
+      durableP99Ratio: null,
     });
-    expect(empty).toMatchObject({ durableBaselineP99Ms: null, durableP99Ratio: null });
   });
 
   it('storm runs add stormRecoveryMs; no samples give nulls, not NaN', () => {
