@@ -44,6 +44,19 @@ describe("PresenceMirror (a node's copy of the cluster-wide online set)", () => 
     expect(m.apply({ s: 1, on: ['z'], off: [] }).kind).toBe('applied');
   });
 
+  it('a snapshot taken while nodes are still registering again keeps the users it lacks, unreported', () => {
+    const m = new PresenceMirror();
+    m.reset(40, ['a', 'b']);
+    // Redis restarted empty; only the node of `a` has registered again, with `c` too
+    expect(m.reset(2, ['a', 'c'], true)).toEqual({ online: ['c'], offline: [] });
+    expect([...m.ids()].sort()).toEqual(['a', 'b', 'c']);
+    expect(m.seq).toBe(2);
+    // `b`'s node registers again: no change to report
+    expect(m.apply({ s: 3, on: ['b'], off: [] })).toEqual({ kind: 'applied', diff: { online: [], offline: [] } });
+    // a later full snapshot reports whoever is really gone
+    expect(m.reset(3, ['a', 'b'])).toEqual({ online: [], offline: ['c'] });
+  });
+
   it("parses published messages, including Lua cjson's {} for an empty list, and refuses garbage", () => {
     expect(parsePresenceMessage('{"s":3,"on":{},"off":["x"]}')).toEqual({ s: 3, on: [], off: ['x'] });
     expect(parsePresenceMessage('{"s":1,"on":["a",2,null]}')).toEqual({ s: 1, on: ['a'], off: [] });

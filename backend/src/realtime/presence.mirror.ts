@@ -77,10 +77,15 @@ export class PresenceMirror {
     return { kind: 'applied', diff };
   }
 
-  /** Replaces the set with a snapshot taken at sequence `seq`; returns what that changed. */
-  reset(seq: number, snapshot: Iterable<string>): PresenceDiff {
+  /**
+   * Replaces the set with a snapshot taken at sequence `seq`; returns what that changed. `keepMissing`: the
+   * snapshot may still lack users (Redis restarted empty and not every node registered again yet): users it lacks
+   * stay, unreported, until a later reset without it.
+   */
+  reset(seq: number, snapshot: Iterable<string>, keepMissing = false): PresenceDiff {
     const next = new Set(snapshot);
     const diff: PresenceDiff = { online: [], offline: [] };
+    if (keepMissing) for (const u of this.users) next.add(u);
     for (const u of this.users) if (!next.has(u)) diff.offline.push(u);
     for (const u of next) if (!this.users.has(u)) diff.online.push(u);
     this.users.clear();

@@ -197,6 +197,12 @@ describeWithRedis('ClusterPresenceStore (Redis)', () => {
     n1.connect('gina');
     n2.connect('hank');
     await waitUntil('both online', () => everywhere(list, 'gina', true)() && everywhere(list, 'hank', true)());
+    // some history, so that the sequence after the loss is surely below this one (whichever test ran before)
+    for (let i = 0; i < 5; i++) {
+      n1.connect('xavi');
+      n1.disconnect('xavi');
+    }
+    await waitUntil('the history mirrored', () => n2.count('xavi', 'offline') === 5);
     const before = n1.store.seq;
     raw = createRedisClient(REDIS_URL!);
     try {
@@ -213,6 +219,34 @@ describeWithRedis('ClusterPresenceStore (Redis)', () => {
       expect(n.count('gina', 'offline') + n.count('hank', 'offline')).toBe(0);
     }
     expect(n1.store.seq).toBe(n2.store.seq);
+  });
+
+  it('after Redis lost the presence keys, a user whose node died meanwhile goes offline once the lease has passed', async () => {
+    const list = await cluster('n1', 'n2', 'n3');
+    const [n1, n2, n3] = list;
+    n1.connect('kim');
+    n3.connect('lou');
+    await waitUntil('both online', () => everywhere(list, 'kim', true)() && everywhere(list, 'lou', true)());
+    n3.kill(); // dies with Redis: it never registers again
+    raw = createRedisClient(REDIS_URL!);
+    try {
+      await raw.del(...(await raw.keys(`{${prefix}:presence}:*`)));
+    } finally {
+      await closeRedis(raw);
+    }
+    const took = await waitUntil(
+      'lou offline on n1 and n2',
+      everywhere([n1, n2], 'lou', false),
+      LEASE + 20 * BEAT + 2000,
+    );
+    // not before the nodes had a lease to register again
+    expect(took).toBeGreaterThanOrEqual(LEASE - 2 * BEAT);
+    await sleep(3 * BEAT);
+    for (const n of [n1, n2]) {
+      expect([n.count('lou', 'online'), n.count('lou', 'offline')]).toEqual([1, 1]);
+      expect(n.count('kim', 'offline')).toBe(0);
+      expect(n.store.has('kim')).toBe(true);
+    }
   });
 
   it('a lost message (a gap in the sequence) makes a node resync: it still sees the change', async () => {

@@ -208,6 +208,13 @@ export class ClusterPresenceStore {
   private syncing: Promise<void> | null = null;
   /** Sequence the previous heartbeat saw: the mirror must have reached it by now. */
   private lastBeatSeq = 0;
+  /**
+   * Redis lost this node's registration (restarted empty, or reaped this node after a stall): the other nodes may
+   * have lost theirs too and register again on their next heartbeat. Until this time (one lease: every live node has
+   * heartbeated by then) a snapshot may lack the users of nodes that have not yet, so the users it lacks are kept,
+   * not reported offline; then one full resync reports who is really gone. 0: none pending.
+   */
+  private registrationGraceUntil = 0;
   private failing = false;
   private readonly onMessage = (channel: string, raw: string) => {
     if (channel === this.keys.channel) this.received(raw);
@@ -300,6 +307,8 @@ export class ClusterPresenceStore {
     try {
       if (this.needSync) await this.sync();
       const [registered, seq] = await this.cmd.spadesPresenceHeartbeat(...this.scriptArgs());
+      if (this.mirror.initialized && (!registered || seq < this.mirror.seq))
+        this.registrationGraceUntil = Date.now() + this.opts.leaseMs;
       if (!registered) {
         // reaped (this process stalled longer than the lease) or Redis lost its data: register again, whole
         this.opts.log?.warn(`presence: node ${this.opts.instance} was not registered any more; registering again`);
@@ -309,6 +318,10 @@ export class ClusterPresenceStore {
       } else if (!this.mirror.initialized || seq < this.mirror.seq || this.mirror.seq < this.lastBeatSeq) {
         // no snapshot yet, the sequence went back (Redis restarted empty) or a message never arrived
         await this.resync(this.mirror.initialized);
+      } else if (this.registrationGraceUntil && Date.now() >= this.registrationGraceUntil) {
+        // every live node has registered again: who is still missing is really gone
+        this.registrationGraceUntil = 0;
+        await this.resync();
       }
       this.lastBeatSeq = registered ? seq : 0;
       this.recovered();
@@ -405,7 +418,7 @@ export class ClusterPresenceStore {
           this.keys.nodePrefix,
         );
         if (this.stopped) return;
-        const diff = this.mirror.reset(Number(seq), users);
+        const diff = this.mirror.reset(Number(seq), users, Date.now() < this.registrationGraceUntil);
         if (report) this.report(diff);
         report = true;
         // synchronously from here: nothing new can arrive before the buffer is drained
