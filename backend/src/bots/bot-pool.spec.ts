@@ -15,6 +15,7 @@ import {
   GameAction,
 } from '@spades/common';
 import { Test } from '@nestjs/testing';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { BotDecisionEvent, BotPool, botLevelFromEnv, botPoolOptionsFromEnv, isLegalBotAction } from './bot-pool';
 import { BotsModule } from './bots.module';
@@ -309,6 +310,22 @@ describe('BotPool', () => {
     expect(niceOfThreads().filter((n) => n !== 0 && n !== 19)).toHaveLength(0);
   });
 
+  it('puts its workers in SCHED_IDLE by default (when chrt exists), or leaves the policy with BOT_WORKER_SCHED=normal', async () => {
+    // Linux: the scheduling policy of every thread of this process (field 41 of /proc/self/task/<tid>/stat; 5 = SCHED_IDLE)
+    const idleThreads = () =>
+      readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[38] === '5').length;
+    const hasChrt = spawnSync('chrt', ['--version']).status === 0;
+    if (!hasChrt) console.warn('[bot-pool.spec] no chrt on this machine: the workers keep their nice value only');
+    const before = idleThreads();
+    pool = new BotPool({ size: 2 });
+    await pool.ready();
+    expect(idleThreads()).toBe(before + (hasChrt ? 2 : 0));
+    await pool.close();
+    pool = new BotPool({ size: 1, workerSchedIdle: false });
+    await pool.ready();
+    expect(idleThreads()).toBe(before);
+  });
+
   it('starts no worker until the first strong request', async () => {
     pool = new BotPool({ size: 2 });
     expect(pool.stats().workers).toBe(0);
@@ -391,6 +408,10 @@ describe('BotPool', () => {
     expect(botPoolOptionsFromEnv({ BOT_WORKER_NICE: '0' }).workerNice).toBe(0);
     expect(botPoolOptionsFromEnv({ BOT_WORKER_NICE: '10' }).workerNice).toBe(10);
     expect(botPoolOptionsFromEnv({}).workerNice).toBeUndefined();
+    expect(botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'normal' }).workerSchedIdle).toBe(false);
+    expect(botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'idle' }).workerSchedIdle).toBe(true);
+    expect(botPoolOptionsFromEnv({}).workerSchedIdle).toBeUndefined();
+    expect(() => botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'fifo' })).toThrow('BOT_WORKER_SCHED must be idle or normal');
     expect(() => botPoolOptionsFromEnv({ BOT_WORKER_NICE: '20' })).toThrow('BOT_WORKER_NICE');
     expect(() => botPoolOptionsFromEnv({ BOT_WORKER_NICE: '-1' })).toThrow('BOT_WORKER_NICE');
     expect(botPoolOptionsFromEnv({ BOT_CPU_SHARE: '0.5' }).cpuShare).toBe(0.5);

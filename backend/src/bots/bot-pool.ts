@@ -67,6 +67,12 @@ export interface BotPoolOptions {
    * event loop, the database and other processes leave idle, and yield it to them at once. 0 leaves them as is.
    */
   workerNice?: number;
+  /**
+   * BOT_WORKER_SCHED: `idle` (default) also puts the worker threads in Linux's SCHED_IDLE class (bot-protocol.ts:
+   * a core that only runs bots counts as idle for the processes the event loop wakes); `normal` keeps the nice
+   * value only.
+   */
+  workerSchedIdle?: boolean;
   /** The budget never falls below this, ms of search per second (default 100, at most the maximum). */
   minBudgetMsPerSec?: number;
   /** How often the budget follows the machine, ms (default 500; 0: only when `sampleCpu()` is called). */
@@ -119,7 +125,7 @@ export interface BotDecisionEvent {
 
 /**
  * Pool options from the environment: BOT_WORKERS, BOT_STRONG_MS, BOT_FLOOR_MS, BOT_TIMEOUT_MS, BOT_WORKER_NICE,
- * BOT_CPU_SHARE (unset → defaults).
+ * BOT_WORKER_SCHED, BOT_CPU_SHARE (unset → defaults).
  */
 export function botPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): BotPoolOptions {
   const num = (name: string): number | undefined => {
@@ -137,6 +143,11 @@ export function botPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Bot
     const n = Number(nice);
     if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`BOT_WORKER_NICE must be an integer from 0 to 19 (got "${nice}")`);
     opts.workerNice = n;
+  }
+  const sched = env.BOT_WORKER_SCHED;
+  if (sched !== undefined && sched.trim() !== '') {
+    if (sched !== 'idle' && sched !== 'normal') throw new Error(`BOT_WORKER_SCHED must be idle or normal (got "${sched}")`);
+    opts.workerSchedIdle = sched === 'idle';
   }
   const share = env.BOT_CPU_SHARE;
   if (share !== undefined && share.trim() !== '') {
@@ -277,6 +288,7 @@ export class BotPool {
   private readonly strongMs: number;
   private readonly floorMs: number;
   private readonly workerNice: number;
+  private readonly workerSchedIdle: boolean;
   private readonly timeoutMs: number;
   private readonly utilization: number;
   private readonly lateGraceMs: number;
@@ -327,6 +339,7 @@ export class BotPool {
     this.strongMs = opts.strongMs ?? 40;
     this.floorMs = Math.min(opts.floorMs ?? 3, this.strongMs);
     this.workerNice = opts.workerNice ?? DEFAULT_WORKER_NICE;
+    this.workerSchedIdle = opts.workerSchedIdle ?? true;
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.utilization = opts.utilization ?? 0.9;
     this.cpuShare = Math.min(1, Math.max(0, opts.cpuShare ?? 0.8));
@@ -696,6 +709,7 @@ export class BotPool {
     const data: BotWorkerData & { __register: string | null; __entry: string } = {
       commonEntry: this.setup.commonEntry,
       nice: this.workerNice,
+      schedIdle: this.workerSchedIdle,
       crashOnSeed: this.crashOnSeed,
       hangOnSeed: this.hangOnSeed,
       illegalOnSeed: this.illegalOnSeed,

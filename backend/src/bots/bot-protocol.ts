@@ -11,6 +11,13 @@ export interface BotWorkerData {
    * on CPU time nobody else wants: the event loop and the database preempt them at once.
    */
   nice?: number;
+  /**
+   * Linux: the worker thread also switches itself to SCHED_IDLE (`chrt --idle`; no privilege needed to lower one's
+   * own policy). A core that runs only such threads counts as idle when the kernel places a woken task, so a client
+   * or database process woken by the event loop's writes goes there instead of preempting the event loop. Without
+   * `chrt` the thread keeps its nice value only.
+   */
+  schedIdle?: boolean;
   /** Tests only: a request with this seed crashes the worker. */
   crashOnSeed?: number;
   /** Tests only: a request with this seed never answers (busy loop), to test timeouts. */
@@ -35,5 +42,4 @@ export interface BotWorkerRequest {
 }
 
 export type BotWorkerResponse =
-  | { id: number; ok: true; action: GameAction | null; ms: number }
-  | { id: number; ok: false; error: string };
+  { id: number; ok: true; action: GameAction | null; ms: number } | { id: number; ok: false; error: string };

@@ -4,6 +4,7 @@
  * It loads `@spades/common` from `workerData.commonEntry` (common/dist/index.js in production, common/src/index.ts
  * under jest/tsx with a TypeScript require hook registered by the bootstrap in bot-pool.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -18,18 +19,31 @@ const data = workerData as BotWorkerData;
  * (/proc/thread-self → "<pid>/task/<tid>") and setpriority(PRIO_PROCESS, tid) changes that thread only; elsewhere
  * (no /proc/thread-self) the worker keeps the process's priority.
  */
-function lowerThreadPriority(nice: number): number | null {
-  if (!nice) return null;
+function lowerThreadPriority(nice: number, schedIdle: boolean): number | null {
+  if (!nice && !schedIdle) return null;
+  let tid: number;
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(tid) || tid <= 0) return null;
-    setPriority(tid, nice);
-    return tid;
   } catch {
     return null;
   }
+  try {
+    if (nice) setPriority(tid, nice);
+  } catch {
+    // not allowed here: the thread keeps the process's priority
+  }
+  if (schedIdle) {
+    try {
+      // SCHED_IDLE has no Node API; util-linux's chrt sets it for this thread (once, when the worker starts)
+      execFileSync('chrt', ['--idle', '-p', '0', String(tid)], { stdio: 'ignore', timeout: 5000 });
+    } catch {
+      // no chrt (or refused): the nice value alone
+    }
+  }
+  return tid;
 }
-lowerThreadPriority(data.nice ?? 0);
+lowerThreadPriority(data.nice ?? 0, data.schedIdle ?? false);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const common = require(data.commonEntry) as Common;
 // A bot whose own choice was illegal still answers legally (common's safety net); the server logs it.
@@ -78,7 +92,10 @@ parentPort?.on('message', (msg: BotWorkerRequest) => {
 function warmUp(): void {
   const bot = common.createStrongBot({ maxMs: 5 });
   const rng = common.mulberry32(1);
-  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), { type: 'deal', seed: common.randomSeed(rng) });
+  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), {
+    type: 'deal',
+    seed: common.randomSeed(rng),
+  });
   if (!dealt.ok) return;
   let s = dealt.state;
   for (let i = 0; i < 12 && (s.phase === 'BIDDING' || s.phase === 'PLAYING'); i++) {
