@@ -17,7 +17,8 @@ const data = workerData as BotWorkerData;
 /**
  * Lowers this thread's scheduling priority (BOT_WORKER_NICE). On Linux a thread is a task with an id of its own
  * (/proc/thread-self → "<pid>/task/<tid>") and setpriority(PRIO_PROCESS, tid) changes that thread only; elsewhere
- * (no /proc/thread-self) the worker keeps the process's priority.
+ * (no /proc/thread-self) the worker keeps the process's priority. With `schedIdle` (BOT_WORKER_SCHED=idle) the thread
+ * also moves itself to SCHED_IDLE (bot-protocol.ts says why), when `chrt` is there.
  */
 function lowerThreadPriority(nice: number, schedIdle: boolean): number | null {
   if (!nice && !schedIdle) return null;
@@ -92,10 +93,7 @@ parentPort?.on('message', (msg: BotWorkerRequest) => {
 function warmUp(): void {
   const bot = common.createStrongBot({ maxMs: 5 });
   const rng = common.mulberry32(1);
-  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), {
-    type: 'deal',
-    seed: common.randomSeed(rng),
-  });
+  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), { type: 'deal', seed: common.randomSeed(rng) });
   if (!dealt.ok) return;
   let s = dealt.state;
   for (let i = 0; i < 12 && (s.phase === 'BIDDING' || s.phase === 'PLAYING'); i++) {
