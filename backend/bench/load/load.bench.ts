@@ -444,6 +444,8 @@ async function main(): Promise<void> {
       // without the server's counter: the bot moves the clients saw
       botDecisionsPerSecond: serverFigures.botDecisionsPerSecond ?? botActions / windowSeconds,
       botMsP50: serverFigures.botMsP50,
+      commandP99Ms: serverFigures.commandP99Ms,
+      dbWriteP99Ms: serverFigures.dbWriteP99Ms,
       errors: errors + [...echoed, ...(durableEchoed ?? [])].reduce((a, e) => a + e.errors, 0),
       ...(durableEchoed ? { durableBaselineAckMs: durableEchoed.flatMap((e) => e.ackMs) } : {}),
       ...(opts.storm ? { stormRecoveryMs: stormRecoveryMs ?? null } : {}),

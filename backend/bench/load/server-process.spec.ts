@@ -38,6 +38,20 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
       `spades_bot_decision_ms_bucket{le="5"} 0`,
       `spades_bot_decision_ms_bucket{le="10"} ${100 * n}`,
       `spades_bot_decision_ms_bucket{le="+Inf"} ${100 * n}`,
+      // human commands: 100 more per scrape, 98 of them ≤ 10 ms and 2 between 50 and 100 ms; the server's own
+      // commands (timers, bots) are all slow and must not count
+      `spades_action_ack_ms_bucket{kind="human",le="10"} ${98 * n}`,
+      `spades_action_ack_ms_bucket{kind="human",le="50"} ${98 * n}`,
+      `spades_action_ack_ms_bucket{kind="human",le="100"} ${100 * n}`,
+      `spades_action_ack_ms_bucket{kind="human",le="+Inf"} ${100 * n}`,
+      `spades_action_ack_ms_bucket{kind="server",le="10"} 0`,
+      `spades_action_ack_ms_bucket{kind="server",le="50"} 0`,
+      `spades_action_ack_ms_bucket{kind="server",le="100"} 0`,
+      `spades_action_ack_ms_bucket{kind="server",le="+Inf"} ${1000 * n}`,
+      // group commits: 50 more per scrape, all between 2 and 3 ms
+      `spades_db_write_ms_bucket{le="2"} 0`,
+      `spades_db_write_ms_bucket{le="3"} ${50 * n}`,
+      `spades_db_write_ms_bucket{le="+Inf"} ${50 * n}`,
     ].join('\n'),
   }));
   const sampler = new ServerSampler(process.pid, url);
@@ -58,6 +72,10 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
     // the window's histogram observations (for merging several nodes): 100 per scrape after the start one
     expect(f.botMsDelta.find((b) => b.le === 5)?.count).toBe(0);
     expect(f.botMsDelta.find((b) => b.le === 10)?.count).toBeGreaterThanOrEqual(100);
+    // 2 % of the human commands took 50–100 ms: the 99th percent is half-way into that bucket; commits 2–3 ms
+    expect(f.commandP99Ms).toBeCloseTo(75, 6);
+    expect(f.dbWriteP99Ms).toBeCloseTo(2.99, 6);
+    expect(f.commandMsDelta.find((b) => b.le === Infinity)?.count).toBeGreaterThanOrEqual(100);
   } finally {
     sampler.close();
     server.close();
@@ -70,7 +88,13 @@ it('reports null for every /metrics figure when the server has no /metrics', asy
   try {
     await sampler.start();
     const f = await sampler.stop();
-    expect(f).toMatchObject({ eventLoopP99Ms: null, botDecisionsPerSecond: null, botMsP50: null });
+    expect(f).toMatchObject({
+      eventLoopP99Ms: null,
+      botDecisionsPerSecond: null,
+      botMsP50: null,
+      commandP99Ms: null,
+      dbWriteP99Ms: null,
+    });
     expect(f.serverRssMB).toBeGreaterThan(10);
   } finally {
     sampler.close();

@@ -14,6 +14,8 @@ import Redis from 'ioredis';
 import { serverNodeFlags } from '../../src/config/node-flags';
 import {
   BotLevel,
+  Buckets,
+  bucketsDelta,
   DbKind,
   histogramQuantile,
   MetricsSnapshot,
@@ -393,6 +395,8 @@ export class ServerSampler {
     let botDecisionsPerSecond: number | null = null;
     let botMsP50: number | null = null;
     let botMsDelta: { le: number; count: number }[] = [];
+    let commandMsDelta: Buckets = [];
+    let dbWriteMsDelta: Buckets = [];
     const s = this.windowStart;
     if (s && end && s.botDecisions !== null && end.botDecisions !== null && end.at > s.at) {
       botDecisionsPerSecond = (end.botDecisions - s.botDecisions) / ((end.at - s.at) / 1000);
@@ -401,8 +405,9 @@ export class ServerSampler {
       botMsP50 = end.botMsBuckets.length
         ? histogramQuantile(s?.botMsBuckets ?? [], end.botMsBuckets, 0.5)
         : end.botMsSummaryP50;
-      const before = new Map((s?.botMsBuckets ?? []).map((b) => [b.le, b.count]));
-      botMsDelta = end.botMsBuckets.map((b) => ({ le: b.le, count: b.count - (before.get(b.le) ?? 0) }));
+      botMsDelta = bucketsDelta(s?.botMsBuckets ?? [], end.botMsBuckets);
+      commandMsDelta = bucketsDelta(s?.commandMsBuckets ?? [], end.commandMsBuckets);
+      dbWriteMsDelta = bucketsDelta(s?.dbWriteMsBuckets ?? [], end.dbWriteMsBuckets);
     }
     return {
       serverRssMB: this.rssMB.length ? Math.max(...this.rssMB) : null,
@@ -411,6 +416,10 @@ export class ServerSampler {
       botDecisionsPerSecond,
       botMsP50,
       botMsDelta,
+      commandP99Ms: histogramQuantile([], commandMsDelta, 0.99),
+      dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
+      commandMsDelta,
+      dbWriteMsDelta,
     };
   }
 }

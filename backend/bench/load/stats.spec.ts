@@ -166,6 +166,16 @@ spades_bot_decision_ms_bucket{le="10",level="strong"} 1000
 spades_bot_decision_ms_bucket{le="+Inf",level="strong"} 1200
 spades_bot_decision_ms_sum{level="strong"} 9000
 spades_bot_decision_ms_count{level="strong"} 1200
+# TYPE spades_action_ack_ms histogram
+spades_action_ack_ms_bucket{le="5",kind="human"} 90
+spades_action_ack_ms_bucket{le="50",kind="human"} 99
+spades_action_ack_ms_bucket{le="+Inf",kind="human"} 100
+spades_action_ack_ms_bucket{le="5",kind="server"} 0
+spades_action_ack_ms_bucket{le="50",kind="server"} 0
+spades_action_ack_ms_bucket{le="+Inf",kind="server"} 900
+# TYPE spades_db_write_ms histogram
+spades_db_write_ms_bucket{le="2"} 10
+spades_db_write_ms_bucket{le="+Inf"} 10
 http_requests{path="/a b",note="say \\"hi\\""} 3
 `;
 
@@ -205,6 +215,16 @@ describe('Prometheus text', () => {
     expect(m.eventLoopP99Seconds).toBe(0.021);
     expect(m.botDecisions).toBe(1234);
     expect(m.botMsBuckets).toHaveLength(4);
+    // the command histogram of human commands only (the server's own commands are left out)
+    expect(m.commandMsBuckets).toEqual([
+      { le: 5, count: 90 },
+      { le: 50, count: 99 },
+      { le: Infinity, count: 100 },
+    ]);
+    expect(m.dbWriteMsBuckets).toEqual([
+      { le: 2, count: 10 },
+      { le: Infinity, count: 10 },
+    ]);
     const none = readMetrics('# nothing here\nprocess_cpu_seconds_total 3\n', 2);
     expect(none).toEqual({
       at: 2,
@@ -212,6 +232,8 @@ describe('Prometheus text', () => {
       botDecisions: null,
       botMsBuckets: [],
       botMsSummaryP50: null,
+      commandMsBuckets: [],
+      dbWriteMsBuckets: [],
     });
     const summary = readMetrics(
       'spades_bot_decision_ms{quantile="0.5"} 4.5\nspades_bot_decision_ms{quantile="0.99"} 40\n',
@@ -270,6 +292,8 @@ describe('buildResult', () => {
     serverCpuPct: 87.4,
     botDecisionsPerSecond: 9.04,
     botMsP50: null,
+    commandP99Ms: 30.04,
+    dbWriteP99Ms: null,
     errors: 0,
   };
 
@@ -294,6 +318,8 @@ describe('buildResult', () => {
       errors: 0,
       nodes: 1,
       cpuPctPerTable: 43.7,
+      commandP99Ms: 30,
+      dbWriteP99Ms: null,
     });
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
@@ -333,6 +359,8 @@ describe('buildResult', () => {
       serverCpuPct: null,
       botDecisionsPerSecond: null,
       botMsP50: null,
+      commandP99Ms: null,
+      dbWriteP99Ms: null,
       errors: 3,
       stormRecoveryMs: 1234.56,
     });
@@ -361,6 +389,8 @@ describe('buildResult', () => {
       serverCpuPct: 150.4,
       botDecisionsPerSecond: 110,
       botMsP50: 1,
+      commandP99Ms: 12,
+      dbWriteP99Ms: 3,
       errors: 0,
       nodes: 3,
       cluster: {
@@ -401,6 +431,10 @@ describe('several nodes', () => {
     botDecisionsPerSecond: 1,
     botMsP50: 1,
     botMsDelta: [],
+    commandP99Ms: null,
+    dbWriteP99Ms: null,
+    commandMsDelta: [],
+    dbWriteMsDelta: [],
     ...f,
   });
 
@@ -441,6 +475,50 @@ describe('several nodes', () => {
       { le: Infinity, count: 50 },
     ]);
     expect(a.botMsP50).toBeCloseTo(1 + (3 * 15) / 40, 6);
+  });
+
+  it('takes the command and commit p99 from the merged histograms, not from one node', () => {
+    // node a: 99 fast commands (≤ 5 ms) and 1 slow; node b: 100 commands between 50 and 100 ms
+    const a = aggregateNodes([
+      node({
+        commandP99Ms: 5,
+        commandMsDelta: [
+          { le: 5, count: 99 },
+          { le: 50, count: 99 },
+          { le: 100, count: 100 },
+          { le: Infinity, count: 100 },
+        ],
+        dbWriteMsDelta: [
+          { le: 2, count: 10 },
+          { le: Infinity, count: 10 },
+        ],
+      }),
+      node({
+        commandP99Ms: 99.5,
+        commandMsDelta: [
+          { le: 5, count: 0 },
+          { le: 50, count: 0 },
+          { le: 100, count: 100 },
+          { le: Infinity, count: 100 },
+        ],
+        dbWriteMsDelta: [
+          { le: 2, count: 0 },
+          { le: Infinity, count: 0 },
+        ],
+      }),
+    ]);
+    // merged: 99 ≤ 5 ms, 200 ≤ 100 ms; the 198th observation is 99/101 of the way from 50 to 100 ms
+    expect(a.commandP99Ms).toBeCloseTo(50 + (50 * 99) / 101, 6);
+    expect(a.commandMsDelta).toEqual([
+      { le: 5, count: 99 },
+      { le: 50, count: 99 },
+      { le: 100, count: 200 },
+      { le: Infinity, count: 200 },
+    ]);
+    // 10 commits, all ≤ 2 ms (only node a wrote)
+    expect(a.dbWriteP99Ms).toBeCloseTo(1.98, 6);
+    // no histogram anywhere: null, not 0
+    expect(aggregateNodes([node({}), node({})])).toMatchObject({ commandP99Ms: null, dbWriteP99Ms: null });
   });
 
   it('a sum is null when one node has no figure; without histograms the bot p50 is the mean of the medians', () => {

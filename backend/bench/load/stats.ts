@@ -250,11 +250,19 @@ export function promValue(
   return found ? sum : null;
 }
 
-/** Cumulative histogram buckets `<name>_bucket{le}` summed over other labels, sorted by bound. */
-export function promBuckets(samples: readonly PromSample[], name: string): { le: number; count: number }[] {
+/**
+ * Cumulative histogram buckets `<name>_bucket{le}` summed over other labels (those in `match` must equal its
+ * values), sorted by bound.
+ */
+export function promBuckets(
+  samples: readonly PromSample[],
+  name: string,
+  match: Record<string, string> = {},
+): { le: number; count: number }[] {
   const by = new Map<number, number>();
   for (const s of samples) {
     if (s.name !== `${name}_bucket` || s.labels.le === undefined) continue;
+    if (!Object.entries(match).every(([k, v]) => s.labels[k] === v)) continue;
     const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
     by.set(le, (by.get(le) ?? 0) + s.value);
   }
@@ -298,6 +306,26 @@ export interface MetricsSnapshot {
   botMsBuckets: { le: number; count: number }[];
   /** Summary quantile 0.5 when the bot time is a summary. */
   botMsSummaryP50: number | null;
+  /** `spades_action_ack_ms{kind="human"}`: a human command inside the server, from its table's queue to its answer. */
+  commandMsBuckets: Buckets;
+  /** `spades_db_write_ms`: one group commit of the table store. */
+  dbWriteMsBuckets: Buckets;
+}
+
+/** Cumulative histogram buckets (`le` = upper bound, Infinity last). */
+export type Buckets = { le: number; count: number }[];
+
+/** The observations between two scrapes of a cumulative histogram (`before` may be empty: since start). */
+export function bucketsDelta(before: Buckets, after: Buckets): Buckets {
+  const prev = new Map(before.map((b) => [b.le, b.count]));
+  return after.map((b) => ({ le: b.le, count: b.count - (prev.get(b.le) ?? 0) }));
+}
+
+/** The buckets of several histograms added up (several nodes), sorted by bound. */
+export function mergeBuckets(all: readonly Buckets[]): Buckets {
+  const merged = new Map<number, number>();
+  for (const buckets of all) for (const b of buckets) merged.set(b.le, (merged.get(b.le) ?? 0) + b.count);
+  return [...merged.entries()].sort((a, b) => a[0] - b[0]).map(([le, count]) => ({ le, count }));
 }
 
 export function readMetrics(text: string, at: number): MetricsSnapshot {
@@ -310,6 +338,8 @@ export function readMetrics(text: string, at: number): MetricsSnapshot {
     // a summary quantile, else the pool's own median gauge (spades_bot_decision_ms_p50)
     botMsSummaryP50:
       promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }) ?? promValue(s, 'spades_bot_decision_ms_p50'),
+    commandMsBuckets: promBuckets(s, 'spades_action_ack_ms', { kind: 'human' }),
+    dbWriteMsBuckets: promBuckets(s, 'spades_db_write_ms'),
   };
 }
 
@@ -337,7 +367,8 @@ export interface PerNode {
 }
 
 /**
- * The last output line of `bench:load`: the issue's field list in that order, then `nodes` and `cpuPctPerTable`;
+ * The last output line of `bench:load`: the issue's field list in that order, then `nodes`, `cpuPctPerTable`,
+ * `commandP99Ms` and `dbWriteP99Ms`;
  * storm runs add stormRecoveryMs, runs with several nodes the CLUSTER_KEYS.
  */
 export interface LoadResult {
@@ -360,6 +391,14 @@ export interface LoadResult {
   nodes: number;
   /** serverCpuPct / tables: the cost of one live table (100 = one core). */
   cpuPctPerTable: number | null;
+  /**
+   * p99 of a human command inside the server (`spades_action_ack_ms{kind="human"}`: from its table's queue to its
+   * answer: rules, the commit, the fan-out), over the window; beside ackP99Ms it tells how much of the clients' tail
+   * lies outside the command (reading the socket, writing the answer, the clients themselves).
+   */
+  commandP99Ms: number | null;
+  /** p99 of one group commit of the table store (`spades_db_write_ms`) over the window. */
+  dbWriteP99Ms: number | null;
   stormRecoveryMs?: number | null;
   // --durable-baseline only: the echo that answers once a row is committed, and ackP99Ms over its p99
   durableBaselineP99Ms?: number | null;
@@ -390,6 +429,8 @@ export const RESULT_KEYS = [
   'errors',
   'nodes',
   'cpuPctPerTable',
+  'commandP99Ms',
+  'dbWriteP99Ms',
 ] as const;
 
 /** Keys a `--durable-baseline` result adds after RESULT_KEYS (and stormRecoveryMs). */
@@ -412,6 +453,9 @@ export interface RawFigures {
   serverCpuPct: number | null;
   botDecisionsPerSecond: number | null;
   botMsP50: number | null;
+  /** Server histograms (ms) over the window: null without /metrics. */
+  commandP99Ms: number | null;
+  dbWriteP99Ms: number | null;
   errors: number;
   stormRecoveryMs?: number | null;
   /** --durable-baseline: the durable echo's ack times. */
@@ -451,6 +495,8 @@ export function buildResult(f: RawFigures): LoadResult {
     nodes: f.nodes ?? 1,
     cpuPctPerTable:
       f.serverCpuPct === null || f.tables <= 0 ? null : Math.round((f.serverCpuPct / f.tables) * 1000) / 1000,
+    commandP99Ms: round1(f.commandP99Ms),
+    dbWriteP99Ms: round1(f.dbWriteP99Ms),
   };
   if (f.stormRecoveryMs !== undefined)
     out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
@@ -484,21 +530,27 @@ export interface ServerFigures {
   botMsP50: number | null;
   /** The bot-time histogram's observations in the window (empty without the histogram). */
   botMsDelta: { le: number; count: number }[];
+  /** p99 of a human command inside the server, and of a group commit, over the window (null without /metrics). */
+  commandP99Ms: number | null;
+  dbWriteP99Ms: number | null;
+  /** Those histograms' observations in the window (empty without them), for merging several nodes. */
+  commandMsDelta: Buckets;
+  dbWriteMsDelta: Buckets;
 }
 
 /**
  * The figures of several server processes as one: RSS = the SUM of each node's peak RSS in the window (what the
  * machine had to hold, at most), CPU and bot decisions/s = sums, event loop p99 = the worst node's, bot p50 =
- * the median of the merged histograms (else the mean of the nodes' medians). A sum is null when a node's figure
- * is missing.
+ * the median of the merged histograms (else the mean of the nodes' medians), command and commit p99 = the p99 of
+ * the merged histograms. A sum is null when a node's figure is missing.
  */
 export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
   const sum = (k: 'serverRssMB' | 'serverCpuPct' | 'botDecisionsPerSecond') =>
     nodes.length && nodes.every((n) => n[k] !== null) ? nodes.reduce((a, n) => a + (n[k] as number), 0) : null;
   const lags = nodes.map((n) => n.eventLoopP99Ms).filter((x): x is number => x !== null);
-  const merged = new Map<number, number>();
-  for (const n of nodes) for (const b of n.botMsDelta) merged.set(b.le, (merged.get(b.le) ?? 0) + b.count);
-  const buckets = [...merged.entries()].sort((a, b) => a[0] - b[0]).map(([le, count]) => ({ le, count }));
+  const buckets = mergeBuckets(nodes.map((n) => n.botMsDelta));
+  const commandMsDelta = mergeBuckets(nodes.map((n) => n.commandMsDelta));
+  const dbWriteMsDelta = mergeBuckets(nodes.map((n) => n.dbWriteMsDelta));
   const p50s = nodes.map((n) => n.botMsP50).filter((x): x is number => x !== null);
   const histogramP50 = nodes.every((n) => n.botMsDelta.length) ? histogramQuantile([], buckets, 0.5) : null;
   return {
@@ -508,6 +560,10 @@ export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
     botDecisionsPerSecond: sum('botDecisionsPerSecond'),
     botMsP50: histogramP50 ?? (p50s.length ? p50s.reduce((a, b) => a + b, 0) / p50s.length : null),
     botMsDelta: buckets,
+    commandP99Ms: histogramQuantile([], commandMsDelta, 0.99),
+    dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
+    commandMsDelta,
+    dbWriteMsDelta,
   };
 }
 

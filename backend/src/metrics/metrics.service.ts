@@ -6,7 +6,8 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-const MS_BUCKETS = [0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2500, 5000];
+/** Latency buckets (ms): fine enough in the 2–200 ms range that bench:load reads a p99 from them (issue #10). */
+const MS_BUCKETS = [0.5, 1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 1000, 2500, 5000];
 
 @Injectable()
 export class MetricsService {
