@@ -139,6 +139,10 @@ export abstract class GamesRealtime {
   abstract localRoomSize(room: string): number;
   /** To the sockets of THIS server in a room (several nodes: each sends its own sockets the cluster-wide list). */
   abstract emitToLocalRoom(room: string, event: string, payload: unknown): void;
+  /** Runs `send`; what it emits to each of these users' sockets may leave in one write per socket. */
+  toUsersTogether(_userIds: Iterable<string>, send: () => void): void {
+    send();
+  }
 }
 
 /** GamesRealtime over the platform's RealtimeService (personal rooms `user:<id>`, lobby room). */
@@ -150,6 +154,10 @@ export class RealtimeGamesEmitter extends GamesRealtime {
 
   emitToUser(userId: string, event: string, payload: unknown): void {
     (this.rt.emitToUser as (u: string, e: string, p: unknown) => void).call(this.rt, userId, event, payload);
+  }
+
+  override toUsersTogether(userIds: Iterable<string>, send: () => void): void {
+    this.rt.toUsersTogether(userIds, send);
   }
 
   emitToRoom(room: string, event: string, payload: unknown): void {

@@ -84,20 +84,23 @@ export class TableFanout implements OnModuleDestroy {
     const notes = [...fx.notes, { type: 'game_update' as const }];
     const measure = this.metrics !== undefined && ++this.sample % BYTES_SAMPLE_EVERY === 0;
     let measured = false;
-    for (const [userId, viewer] of recipients) {
-      const view = tableView(rec, viewer, now, parts);
-      let bytes = 0;
-      for (const note of notes) {
-        if (note.type === 'chat_message' && !chatVisibleTo(note.message.userId, userId, blocked)) continue;
-        const payload = notePayload(rec, note, view);
-        if (measure && !measured) bytes += JSON.stringify(payload).length + note.type.length;
-        this.realtime.emitToUser(userId, note.type, payload);
+    // a recipient's notes and game_update leave in one write to each of its sockets
+    this.realtime.toUsersTogether(recipients.keys(), () => {
+      for (const [userId, viewer] of recipients) {
+        const view = tableView(rec, viewer, now, parts);
+        let bytes = 0;
+        for (const note of notes) {
+          if (note.type === 'chat_message' && !chatVisibleTo(note.message.userId, userId, blocked)) continue;
+          const payload = notePayload(rec, note, view);
+          if (measure && !measured) bytes += JSON.stringify(payload).length + note.type.length;
+          this.realtime.emitToUser(userId, note.type, payload);
+        }
+        if (measure && !measured) {
+          this.metrics!.tableEventBytes.observe(bytes);
+          measured = true;
+        }
       }
-      if (measure && !measured) {
-        this.metrics!.tableEventBytes.observe(bytes);
-        measured = true;
-      }
-    }
+    });
     // invitations and their cancellation (issue #12): to single users outside the table's members
     for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
     this.lobby(rec);

@@ -13,6 +13,7 @@ import { AppConfig } from '../config/config.schema';
 import { ClusterRedis } from './cluster-redis';
 import type { PresenceDiff } from './presence.mirror';
 import { ClusterPresenceStore } from './presence.store';
+import { EngineConnection, writeTogether } from './write-together';
 
 /** Room every authenticated socket joins (lobby broadcasts). */
 export const LOBBY_ROOM = 'lobby';
@@ -174,6 +175,23 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy,
   /** Sockets of THIS server in a room (socket.io's local adapter state; other nodes are not counted). */
   localRoomSize(room: string): number {
     return this.server?.sockets.adapter.rooms.get(room)?.size ?? 0;
+  }
+
+  /**
+   * Runs `send` (synchronous emits) with the connections of these users on THIS server corked: what it sends each
+   * connection leaves in one TCP write (write-together.ts).
+   */
+  toUsersTogether(userIds: Iterable<string>, send: () => void): void {
+    const nsp = this.server?.sockets;
+    if (!nsp) return send();
+    const conns: EngineConnection[] = [];
+    for (const userId of userIds) {
+      for (const id of nsp.adapter.rooms.get(userRoom(userId)) ?? []) {
+        const socket = nsp.sockets.get(id);
+        if (socket) conns.push(socket.conn as unknown as EngineConnection);
+      }
+    }
+    writeTogether(conns, send);
   }
 
   /** Cluster-wide in cluster mode (the node's mirror; at most a Redis round trip behind). */
