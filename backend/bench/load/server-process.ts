@@ -394,7 +394,7 @@ export class ServerSampler {
     const eventLoopP99Ms = lags.length ? (lags.reduce((a, b) => a + b, 0) / lags.length) * 1000 : null;
     let botDecisionsPerSecond: number | null = null;
     let botMsP50: number | null = null;
-    let botMsDelta: { le: number; count: number }[] = [];
+    let botMsDelta: Buckets = [];
     let commandMsDelta: Buckets = [];
     let dbWriteMsDelta: Buckets = [];
     const s = this.windowStart;

@@ -254,11 +254,7 @@ export function promValue(
  * Cumulative histogram buckets `<name>_bucket{le}` summed over other labels (those in `match` must equal its
  * values), sorted by bound.
  */
-export function promBuckets(
-  samples: readonly PromSample[],
-  name: string,
-  match: Record<string, string> = {},
-): { le: number; count: number }[] {
+export function promBuckets(samples: readonly PromSample[], name: string, match: Record<string, string> = {}): Buckets {
   const by = new Map<number, number>();
   for (const s of samples) {
     if (s.name !== `${name}_bucket` || s.labels.le === undefined) continue;
@@ -273,13 +269,8 @@ export function promBuckets(
  * Quantile q (0..1) of a histogram's observations between two scrapes (`before` may be empty: since start),
  * linear inside the bucket like PromQL's histogram_quantile. null without observations.
  */
-export function histogramQuantile(
-  before: readonly { le: number; count: number }[],
-  after: readonly { le: number; count: number }[],
-  q: number,
-): number | null {
-  const prev = new Map(before.map((b) => [b.le, b.count]));
-  const delta = after.map((b) => ({ le: b.le, count: b.count - (prev.get(b.le) ?? 0) }));
+export function histogramQuantile(before: Readonly<Buckets>, after: Readonly<Buckets>, q: number): number | null {
+  const delta = bucketsDelta(before, after);
   const total = delta.length ? delta[delta.length - 1].count : 0;
   if (total <= 0) return null;
   const target = q * total;
@@ -303,7 +294,7 @@ export interface MetricsSnapshot {
   /** prom-client default metric (seconds), as of this scrape. */
   eventLoopP99Seconds: number | null;
   botDecisions: number | null;
-  botMsBuckets: { le: number; count: number }[];
+  botMsBuckets: Buckets;
   /** Summary quantile 0.5 when the bot time is a summary. */
   botMsSummaryP50: number | null;
   /** `spades_action_ack_ms{kind="human"}`: a human command inside the server, from its table's queue to its answer. */
@@ -316,7 +307,7 @@ export interface MetricsSnapshot {
 export type Buckets = { le: number; count: number }[];
 
 /** The observations between two scrapes of a cumulative histogram (`before` may be empty: since start). */
-export function bucketsDelta(before: Buckets, after: Buckets): Buckets {
+export function bucketsDelta(before: Readonly<Buckets>, after: Readonly<Buckets>): Buckets {
   const prev = new Map(before.map((b) => [b.le, b.count]));
   return after.map((b) => ({ le: b.le, count: b.count - (prev.get(b.le) ?? 0) }));
 }
@@ -529,7 +520,7 @@ export interface ServerFigures {
   botDecisionsPerSecond: number | null;
   botMsP50: number | null;
   /** The bot-time histogram's observations in the window (empty without the histogram). */
-  botMsDelta: { le: number; count: number }[];
+  botMsDelta: Buckets;
   /** p99 of a human command inside the server, and of a group commit, over the window (null without /metrics). */
   commandP99Ms: number | null;
   dbWriteP99Ms: number | null;
