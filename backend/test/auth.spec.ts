@@ -209,7 +209,11 @@ describe('auth: register, login, profile', () => {
     };
     const viewBefore = await gameView();
 
-    // every table of the schema, row by row (users, relations, ledger, games…)
+    // every table of the schema, row by row (users, relations, ledger, games…); a node's heartbeat time is the one
+    // column that moves by itself (the registry beats every few seconds), so it is left out of its row
+    const rowOf: Record<string, string> = {
+      backend_nodes: '(x.id, x.started_at, x.draining, x.live_tables, x.bot_queue)',
+    };
     const snapshot = async () => {
       const tables: { table_name: string }[] = await t.dataSource.query(
         `SELECT table_name FROM information_schema.tables
@@ -218,8 +222,8 @@ describe('auth: register, login, profile', () => {
       const out: Record<string, string> = {};
       for (const { table_name } of tables) {
         const [row] = await t.dataSource.query(
-          `SELECT count(*)::text || ':' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '') AS h
-             FROM "${table_name}" x`,
+          `SELECT count(*)::text || ':' || coalesce(md5(string_agg(r::text, '|' ORDER BY r::text)), '') AS h
+             FROM (SELECT ${rowOf[table_name] ?? 'x'} AS r FROM "${table_name}" x) y`,
         );
         out[table_name] = row.h;
       }
