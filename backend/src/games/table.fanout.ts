@@ -61,9 +61,10 @@ export class TableFanout implements OnModuleDestroy {
   /**
    * Sends each note to every member with a payload built from that recipient's own view, then `game_update`. A
    * player's chat message is not sent to the members who block them (the block relations are read only for
-   * commands that post one).
+   * commands that post one). `answer` (the acting socket's acknowledgement) runs after the last emit, inside the
+   * same write-together block, so that it leaves in the same write as the updates.
    */
-  async table(prev: TableRecord | null, rec: TableRecord, fx: Effects): Promise<void> {
+  async table(prev: TableRecord | null, rec: TableRecord, fx: Effects, answer?: () => void): Promise<void> {
     const now = Date.now();
     const recipients = new Map<string, Recipient>();
     rec.seats.forEach((s, i) => {
@@ -100,6 +101,7 @@ export class TableFanout implements OnModuleDestroy {
           measured = true;
         }
       }
+      answer?.();
     });
     // invitations and their cancellation (issue #12): to single users outside the table's members
     for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
