@@ -5,7 +5,7 @@
  * emits `error { message, event }` to the calling socket; a refused action changes nothing.
  */
 import { Logger } from '@nestjs/common';
-import { Ack, ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+import { ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import { parseChatInput } from '@spades/common';
 import type { Socket } from 'socket.io';
 import { LOBBY_LIST_FULL_ROOM, LOBBY_VIEW_ROOM, RealtimeService } from '../realtime/realtime.service';
@@ -15,12 +15,6 @@ import { isSpectator, TableError } from './table';
 import { isMember } from './visibility';
 
 type Payload = Record<string, unknown>;
-type AckFn = (response: unknown) => void;
-
-/** A handler's successful answer: the result's fields and `ok: true`. */
-function answerOf(result: unknown): { ok: true } {
-  return { ...(result && typeof result === 'object' && !Array.isArray(result) ? result : {}), ok: true };
-}
 
 function obj(data: unknown): Payload {
   if (typeof data === 'string') return { gameId: data };
@@ -74,42 +68,14 @@ export class GamesGateway {
     try {
       const userId = client.data?.userId as string | undefined;
       if (!userId) throw new TableError('Not authenticated', 401);
-      return answerOf(await fn(userId));
+      const result = await fn(userId);
+      return { ...(result && typeof result === 'object' && !Array.isArray(result) ? result : {}), ok: true };
     } catch (e) {
       const message = e instanceof Error ? messageOf(e) : 'Request failed';
       if (!(e instanceof TableError) && !isHttpError(e)) this.log.error(`${event}: ${(e as Error)?.stack ?? e}`);
       client.emit('error', { message, event });
       return { ok: false, message };
     }
-  }
-
-  /**
-   * `run` for a game action whose answer may leave inside its own fan-out (issue #10): the service calls `reply`
-   * right after the command's notes and `game_update` were emitted to the caller's sockets, so the acknowledgement
-   * goes out in the same TCP write as the updates instead of a write of its own a few microtasks later. When the
-   * service did not call it (refused, forwarded to another node, a settling game, no fan-out), the answer leaves
-   * as before once the command returns. The client gets exactly one answer either way.
-   */
-  private async runAnswering(
-    client: Socket,
-    event: string,
-    ack: AckFn | undefined,
-    fn: (userId: string, reply: (result: unknown) => void) => Promise<unknown>,
-  ): Promise<void> {
-    let answered = false;
-    const send = (response: unknown) => {
-      if (answered) return;
-      answered = true;
-      if (typeof ack === 'function' && client.connected) ack(response);
-    };
-    const reply = (result: unknown) => {
-      try {
-        send(answerOf(result));
-      } catch (e) {
-        this.log.error(`${event}: answer failed: ${(e as Error)?.stack ?? e}`);
-      }
-    };
-    send(await this.run(client, event, (userId) => fn(userId, reply)));
   }
 
   private checkRequester(p: Payload, userId: string): void {
@@ -212,18 +178,18 @@ export class GamesGateway {
   }
 
   @SubscribeMessage('make_bid')
-  bid(@ConnectedSocket() c: Socket, @MessageBody() data: unknown, @Ack() ack?: AckFn) {
-    return this.runAnswering(c, 'make_bid', ack, (userId, reply) => {
+  bid(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'make_bid', (userId) => {
       const p = obj(data);
-      return this.games.act(gameIdOf(p), userId, 'bid', { bid: p.bid, blind: p.blind }, actionIdOf(p), reply);
+      return this.games.act(gameIdOf(p), userId, 'bid', { bid: p.bid, blind: p.blind }, actionIdOf(p));
     });
   }
 
   @SubscribeMessage('play_card')
-  play(@ConnectedSocket() c: Socket, @MessageBody() data: unknown, @Ack() ack?: AckFn) {
-    return this.runAnswering(c, 'play_card', ack, (userId, reply) => {
+  play(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+    return this.run(c, 'play_card', (userId) => {
       const p = obj(data);
-      return this.games.act(gameIdOf(p), userId, 'play', { card: p.card }, actionIdOf(p), reply);
+      return this.games.act(gameIdOf(p), userId, 'play', { card: p.card }, actionIdOf(p));
     });
   }
 

@@ -97,12 +97,6 @@ export interface CommandOptions {
   actor?: string;
   actionId?: string;
   payload?: unknown;
-  /**
-   * Answers the caller with the command's result inside the fan-out, right after its updates were emitted, so
-   * that the answer and the updates leave in one write (issue #10). Not called when the command is refused,
-   * returns a remembered result, changes nothing, or settles a game (the answer then waits for the settlement).
-   */
-  reply?: (result: unknown) => void;
 }
 
 @Injectable()
@@ -702,22 +696,16 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     });
   }
 
-  /**
-   * make_bid / play_card / reveal_cards; `actionId` makes a retry return the original result. `reply` (a local
-   * caller's socket answer, see CommandOptions) is not forwarded to another node: there the answer leaves when the
-   * forwarded call returns.
-   */
+  /** make_bid / play_card / reveal_cards; `actionId` makes a retry return the original result. */
   act(
     gameId: string,
     userId: string,
     kind: 'bid' | 'play' | 'reveal',
     payload: { bid?: unknown; blind?: unknown; card?: unknown },
     actionId?: string,
-    reply?: (result: { ok: true; seq: number }) => void,
   ): Promise<{ ok: true; seq: number }> {
     return this.routed(gameId, 'act', [gameId, userId, kind, payload, actionId], async () => {
-      const opts: CommandOptions = { type: kind, actor: userId, actionId, payload, reply: reply as CommandOptions['reply'] };
-      return this.command(gameId, opts, (rec, fx) => {
+      return this.command(gameId, { type: kind, actor: userId, actionId, payload }, (rec, fx) => {
         this.machine.humanAction(rec, fx, userId, kind, payload);
         return { ok: true as const, seq: 0 };
       });
@@ -799,9 +787,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       }
       this.tables.update(actor, draft);
       if (key) rememberResult(actor, key, { type: opts.type, payload, result }, RESULTS_KEPT);
-      // the caller's answer goes out in the fan-out's write, unless a settlement is still to come
-      const reply = opts.reply && draft.settlement !== 'pending' ? opts.reply : undefined;
-      await this.fanout.table(prev, draft, fx, reply && (() => reply(result)));
+      await this.fanout.table(prev, draft, fx);
       this.timers.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
       if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);

@@ -61,10 +61,9 @@ export class TableFanout implements OnModuleDestroy {
   /**
    * Sends each note to every member with a payload built from that recipient's own view, then `game_update`. A
    * player's chat message is not sent to the members who block them (the block relations are read only for
-   * commands that post one). `answer` (the acting socket's acknowledgement) runs after the last emit, inside the
-   * same write-together block, so that it leaves in the same write as the updates.
+   * commands that post one).
    */
-  async table(prev: TableRecord | null, rec: TableRecord, fx: Effects, answer?: () => void): Promise<void> {
+  async table(prev: TableRecord | null, rec: TableRecord, fx: Effects): Promise<void> {
     const now = Date.now();
     const recipients = new Map<string, Recipient>();
     rec.seats.forEach((s, i) => {
@@ -101,7 +100,6 @@ export class TableFanout implements OnModuleDestroy {
           measured = true;
         }
       }
-      answer?.();
     });
     // invitations and their cancellation (issue #12): to single users outside the table's members
     for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
