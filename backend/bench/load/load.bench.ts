@@ -269,7 +269,7 @@ async function main(): Promise<void> {
       const memory = await x.memoryBreakdown();
       if (memory) log(`${name} memory: ${memory}`, opts);
       log(
-        `${name} RSS: peak ${nodeFigures[i].serverRssMB?.toFixed(0)} MB in the window, ${x.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${nodeFigures[i].serverCpuPct?.toFixed(0)}%`,
+        `${name} RSS: peak ${nodeFigures[i].serverRssMB?.toFixed(0)} MB in the window, ${x.lifetimePeakMB.toFixed(0)} MB since boot; CPU ${nodeFigures[i].serverCpuPct?.toFixed(0)}% (main thread ${nodeFigures[i].mainThreadCpuPct?.toFixed(0) ?? '-'}% of a core, waited ${nodeFigures[i].mainThreadWaitMsPerS?.toFixed(0) ?? '-'} ms/s for one)`,
         opts,
       );
     }
@@ -446,6 +446,8 @@ async function main(): Promise<void> {
       botMsP50: serverFigures.botMsP50,
       commandP99Ms: serverFigures.commandP99Ms,
       dbWriteP99Ms: serverFigures.dbWriteP99Ms,
+      mainThreadCpuPct: serverFigures.mainThreadCpuPct,
+      mainThreadWaitMsPerS: serverFigures.mainThreadWaitMsPerS,
       errors: errors + [...echoed, ...(durableEchoed ?? [])].reduce((a, e) => a + e.errors, 0),
       ...(durableEchoed ? { durableBaselineAckMs: durableEchoed.flatMap((e) => e.ackMs) } : {}),
       ...(opts.storm ? { stormRecoveryMs: stormRecoveryMs ?? null } : {}),

@@ -62,6 +62,11 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
     const f = await sampler.stop();
     expect(f.serverRssMB).toBeGreaterThan(10);
     expect(f.serverCpuPct).toBeGreaterThan(3);
+    // the main thread (this test's own: tid = pid) ran the busy loop; its run-queue wait is a figure, not NaN
+    expect(f.mainThreadCpuPct).toBeGreaterThan(3);
+    expect(f.mainThreadCpuPct).toBeLessThanOrEqual(f.serverCpuPct! + 1);
+    expect(f.mainThreadWaitMsPerS).toBeGreaterThanOrEqual(0);
+    expect(f.mainThreadWaitMsPerS).toBeLessThan(1000);
     // the start scrape (0.5 s, before the window) is not averaged in: samples are 20 then 30 ms
     expect(f.eventLoopP99Ms).toBeGreaterThanOrEqual(20);
     expect(f.eventLoopP99Ms).toBeLessThanOrEqual(30);
@@ -96,6 +101,8 @@ it('reports null for every /metrics figure when the server has no /metrics', asy
       dbWriteP99Ms: null,
     });
     expect(f.serverRssMB).toBeGreaterThan(10);
+    // /proc figures do not need /metrics
+    expect(f.mainThreadCpuPct).not.toBeNull();
   } finally {
     sampler.close();
     server.close();

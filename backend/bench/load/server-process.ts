@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { serverNodeFlags } from '../../src/config/node-flags';
@@ -20,6 +21,7 @@ import {
   histogramQuantile,
   MetricsSnapshot,
   parseProcStat,
+  parseSchedstat,
   readMetrics,
   ServerFigures,
 } from './stats';
@@ -291,6 +293,7 @@ export class ServerSampler {
   rssMB: number[] = [];
   private cpuStart: { ticks: number; at: number } | null = null;
   private cpuEnd: { ticks: number; at: number } | null = null;
+  private mainStart: { cpuTicks: number; waitNs: number; at: number } | null = null;
   metrics: MetricsSnapshot[] = [];
   private windowStart: MetricsSnapshot | null = null;
   /** Peak RSS since the sampler was made (boot and setup included), sampled once a second until `close()`. */
@@ -311,6 +314,17 @@ export class ServerSampler {
 
   close(): void {
     clearInterval(this.lifetime);
+  }
+
+  /** The main thread's (tid = pid) CPU ticks and run-queue wait, or null where /proc has no such files. */
+  private mainThread(): { cpuTicks: number; waitNs: number; at: number } | null {
+    try {
+      const { cpuTicks } = parseProcStat(readFileSync(`/proc/${this.pid}/task/${this.pid}/stat`, 'utf8'));
+      const { waitNs } = parseSchedstat(readFileSync(`/proc/${this.pid}/task/${this.pid}/schedstat`, 'utf8'));
+      return { cpuTicks, waitNs, at: performance.now() };
+    } catch {
+      return null;
+    }
   }
 
   private proc(): { cpuTicks: number; rssPages: number } | null {
@@ -360,6 +374,7 @@ export class ServerSampler {
   async start(): Promise<void> {
     const p = this.proc();
     this.cpuStart = p ? { ticks: p.cpuTicks, at: Date.now() } : null;
+    this.mainStart = this.mainThread();
     this.rssMB = [];
     this.metrics = [];
     this.windowStart = await this.scrape();
@@ -378,6 +393,9 @@ export class ServerSampler {
     if (this.metricsTimer) clearInterval(this.metricsTimer);
     const p = this.proc();
     this.cpuEnd = p ? { ticks: p.cpuTicks, at: Date.now() } : null;
+    const m0 = this.mainStart;
+    const m1 = this.mainThread();
+    const mainSeconds = m0 && m1 ? (m1.at - m0.at) / 1000 : 0;
     if (p) this.rssMB.push((p.rssPages * PAGE_BYTES) / 1048576);
     const end = await this.scrape();
     const cpu =
@@ -418,6 +436,8 @@ export class ServerSampler {
       botMsDelta,
       commandP99Ms: histogramQuantile([], commandMsDelta, 0.99),
       dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
+      mainThreadCpuPct: m0 && m1 && mainSeconds > 0 ? ((m1.cpuTicks - m0.cpuTicks) / TICKS_PER_SECOND / mainSeconds) * 100 : null,
+      mainThreadWaitMsPerS: m0 && m1 && mainSeconds > 0 ? (m1.waitNs - m0.waitNs) / 1e6 / mainSeconds : null,
       commandMsDelta,
       dbWriteMsDelta,
     };

@@ -9,6 +9,7 @@ import {
   parseArgs,
   parseProcStat,
   parsePrometheus,
+  parseSchedstat,
   percentile,
   promBuckets,
   promValue,
@@ -277,6 +278,13 @@ describe('parseProcStat', () => {
   });
 });
 
+describe('parseSchedstat', () => {
+  it('reads the run time and the run-queue wait (ns) of a thread', () => {
+    expect(parseSchedstat('123456789 98765432 4321\n')).toEqual({ runNs: 123456789, waitNs: 98765432 });
+    expect(() => parseSchedstat('')).toThrow('not a schedstat line');
+  });
+});
+
 describe('buildResult', () => {
   /** Figures of a small run: 100 acks of 1..100 ms, an echo of 0.1..10 ms. */
   const run: RawFigures = {
@@ -294,6 +302,8 @@ describe('buildResult', () => {
     botMsP50: null,
     commandP99Ms: 30.04,
     dbWriteP99Ms: null,
+    mainThreadCpuPct: 71.6,
+    mainThreadWaitMsPerS: 212.4,
     errors: 0,
   };
 
@@ -320,6 +330,8 @@ describe('buildResult', () => {
       cpuPctPerTable: 43.7,
       commandP99Ms: 30,
       dbWriteP99Ms: null,
+      mainThreadCpuPct: 72,
+      mainThreadWaitMsPerS: 212,
     });
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
@@ -361,6 +373,8 @@ describe('buildResult', () => {
       botMsP50: null,
       commandP99Ms: null,
       dbWriteP99Ms: null,
+      mainThreadCpuPct: null,
+      mainThreadWaitMsPerS: null,
       errors: 3,
       stormRecoveryMs: 1234.56,
     });
@@ -372,6 +386,8 @@ describe('buildResult', () => {
       errors: 3,
       stormRecoveryMs: 1235,
       cpuPctPerTable: null,
+      mainThreadCpuPct: null,
+      mainThreadWaitMsPerS: null,
     });
   });
 
@@ -391,6 +407,8 @@ describe('buildResult', () => {
       botMsP50: 1,
       commandP99Ms: 12,
       dbWriteP99Ms: 3,
+      mainThreadCpuPct: 60,
+      mainThreadWaitMsPerS: 90,
       errors: 0,
       nodes: 3,
       cluster: {
@@ -435,6 +453,8 @@ describe('several nodes', () => {
     dbWriteP99Ms: null,
     commandMsDelta: [],
     dbWriteMsDelta: [],
+    mainThreadCpuPct: null,
+    mainThreadWaitMsPerS: null,
     ...f,
   });
 
@@ -528,6 +548,16 @@ describe('several nodes', () => {
       eventLoopP99Ms: null,
       botMsP50: null,
     });
+  });
+
+  it("keeps the busiest main thread's CPU and the longest run-queue wait (null only when no node has them)", () => {
+    const a = aggregateNodes([
+      node({ mainThreadCpuPct: 40, mainThreadWaitMsPerS: 250 }),
+      node({ mainThreadCpuPct: 75, mainThreadWaitMsPerS: 120 }),
+      node({}),
+    ]);
+    expect(a).toMatchObject({ mainThreadCpuPct: 75, mainThreadWaitMsPerS: 250 });
+    expect(aggregateNodes([node({}), node({})])).toMatchObject({ mainThreadCpuPct: null, mainThreadWaitMsPerS: null });
   });
 
   it('splits the timed actions by whether the socket was on the owner of its table', () => {

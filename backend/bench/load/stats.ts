@@ -345,6 +345,16 @@ export function parseProcStat(text: string): { cpuTicks: number; rssPages: numbe
   return { cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
 }
 
+/**
+ * A thread's /proc/<pid>/task/<tid>/schedstat: the time it ran on a CPU and the time it waited on a run queue
+ * (runnable, no core free for it), both in nanoseconds since it started.
+ */
+export function parseSchedstat(text: string): { runNs: number; waitNs: number } {
+  const [run, wait] = text.trim().split(/\s+/).map(Number);
+  if (!Number.isFinite(run) || !Number.isFinite(wait)) throw new Error(`not a schedstat line: ${text}`);
+  return { runNs: run, waitNs: wait };
+}
+
 /** One node's figures in the result line (`perNode`, runs with `--nodes` > 1). */
 export interface PerNode {
   nodeId: string;
@@ -390,6 +400,13 @@ export interface LoadResult {
   commandP99Ms: number | null;
   /** p99 of one group commit of the table store (`spades_db_write_ms`) over the window. */
   dbWriteP99Ms: number | null;
+  /**
+   * The server's main thread (its event loop) alone, from /proc over the window: the share of a core it ran
+   * (100 = one core), and the milliseconds per second it was runnable but waited for a core (its run-queue wait,
+   * /proc/<pid>/task/<pid>/schedstat). The worst node's with several nodes; null where /proc has no such files.
+   */
+  mainThreadCpuPct: number | null;
+  mainThreadWaitMsPerS: number | null;
   stormRecoveryMs?: number | null;
   // --durable-baseline only: the echo that answers once a row is committed, and ackP99Ms over its p99
   durableBaselineP99Ms?: number | null;
@@ -422,6 +439,8 @@ export const RESULT_KEYS = [
   'cpuPctPerTable',
   'commandP99Ms',
   'dbWriteP99Ms',
+  'mainThreadCpuPct',
+  'mainThreadWaitMsPerS',
 ] as const;
 
 /** Keys a `--durable-baseline` result adds after RESULT_KEYS (and stormRecoveryMs). */
@@ -447,6 +466,9 @@ export interface RawFigures {
   /** Server histograms (ms) over the window: null without /metrics. */
   commandP99Ms: number | null;
   dbWriteP99Ms: number | null;
+  /** The server's main thread over the window (null without /proc): see LoadResult. */
+  mainThreadCpuPct: number | null;
+  mainThreadWaitMsPerS: number | null;
   errors: number;
   stormRecoveryMs?: number | null;
   /** --durable-baseline: the durable echo's ack times. */
@@ -488,6 +510,8 @@ export function buildResult(f: RawFigures): LoadResult {
       f.serverCpuPct === null || f.tables <= 0 ? null : Math.round((f.serverCpuPct / f.tables) * 1000) / 1000,
     commandP99Ms: round1(f.commandP99Ms),
     dbWriteP99Ms: round1(f.dbWriteP99Ms),
+    mainThreadCpuPct: f.mainThreadCpuPct === null ? null : Math.round(f.mainThreadCpuPct),
+    mainThreadWaitMsPerS: f.mainThreadWaitMsPerS === null ? null : Math.round(f.mainThreadWaitMsPerS),
   };
   if (f.stormRecoveryMs !== undefined)
     out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
@@ -527,18 +551,26 @@ export interface ServerFigures {
   /** Those histograms' observations in the window (empty without them), for merging several nodes. */
   commandMsDelta: Buckets;
   dbWriteMsDelta: Buckets;
+  /** The main thread's share of a core and its run-queue wait (ms per second) over the window; null without /proc. */
+  mainThreadCpuPct: number | null;
+  mainThreadWaitMsPerS: number | null;
 }
 
 /**
  * The figures of several server processes as one: RSS = the SUM of each node's peak RSS in the window (what the
  * machine had to hold, at most), CPU and bot decisions/s = sums, event loop p99 = the worst node's, bot p50 =
  * the median of the merged histograms (else the mean of the nodes' medians), command and commit p99 = the p99 of
- * the merged histograms. A sum is null when a node's figure is missing.
+ * the merged histograms, the main thread's CPU and run-queue wait = the worst node's. A sum is null when a node's
+ * figure is missing.
  */
 export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
   const sum = (k: 'serverRssMB' | 'serverCpuPct' | 'botDecisionsPerSecond') =>
     nodes.length && nodes.every((n) => n[k] !== null) ? nodes.reduce((a, n) => a + (n[k] as number), 0) : null;
   const lags = nodes.map((n) => n.eventLoopP99Ms).filter((x): x is number => x !== null);
+  const worst = (k: 'mainThreadCpuPct' | 'mainThreadWaitMsPerS') => {
+    const xs = nodes.map((n) => n[k]).filter((x): x is number => x !== null);
+    return xs.length ? Math.max(...xs) : null;
+  };
   const buckets = mergeBuckets(nodes.map((n) => n.botMsDelta));
   const commandMsDelta = mergeBuckets(nodes.map((n) => n.commandMsDelta));
   const dbWriteMsDelta = mergeBuckets(nodes.map((n) => n.dbWriteMsDelta));
@@ -555,6 +587,8 @@ export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
     dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
     commandMsDelta,
     dbWriteMsDelta,
+    mainThreadCpuPct: worst('mainThreadCpuPct'),
+    mainThreadWaitMsPerS: worst('mainThreadWaitMsPerS'),
   };
 }
 
