@@ -279,9 +279,10 @@ describe('parseProcStat', () => {
 });
 
 describe('parseSchedstat', () => {
-  it('reads the run time and the run-queue wait (ns) of a thread', () => {
-    expect(parseSchedstat('123456789 98765432 4321\n')).toEqual({ runNs: 123456789, waitNs: 98765432 });
+  it('reads the run-queue wait (ns) of a thread, the second field', () => {
+    expect(parseSchedstat('123456789 98765432 4321\n')).toEqual({ waitNs: 98765432 });
     expect(() => parseSchedstat('')).toThrow('not a schedstat line');
+    expect(() => parseSchedstat('12 x 3')).toThrow('not a schedstat line');
   });
 });
 

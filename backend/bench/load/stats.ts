@@ -346,13 +346,13 @@ export function parseProcStat(text: string): { cpuTicks: number; rssPages: numbe
 }
 
 /**
- * A thread's /proc/<pid>/task/<tid>/schedstat: the time it ran on a CPU and the time it waited on a run queue
- * (runnable, no core free for it), both in nanoseconds since it started.
+ * A thread's /proc/<pid>/task/<tid>/schedstat ("<ns on a CPU> <ns waiting on a run queue> <timeslices>"): the time
+ * it was runnable but had no core, in nanoseconds since it started.
  */
-export function parseSchedstat(text: string): { runNs: number; waitNs: number } {
-  const [run, wait] = text.trim().split(/\s+/).map(Number);
-  if (!Number.isFinite(run) || !Number.isFinite(wait)) throw new Error(`not a schedstat line: ${text}`);
-  return { runNs: run, waitNs: wait };
+export function parseSchedstat(text: string): { waitNs: number } {
+  const fields = text.trim().split(/\s+/).map(Number);
+  if (fields.length < 2 || !fields.every(Number.isFinite)) throw new Error(`not a schedstat line: ${text}`);
+  return { waitNs: fields[1] };
 }
 
 /** One node's figures in the result line (`perNode`, runs with `--nodes` > 1). */
