@@ -524,7 +524,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     // a concurrent create by the same user may have won the race meanwhile: the table exists, it is theirs
     this.tables.add(rec, 1, 0, this.cluster ? 1 : null);
     this.metrics?.actions.inc({ type: 'create', outcome: 'ok' });
-    await this.fanout.table(null, rec, fx);
+    await this.publish(null, rec, fx);
     return tableView(rec, 0, Date.now());
   }
 
@@ -787,7 +787,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       }
       this.tables.update(actor, draft);
       if (key) rememberResult(actor, key, { type: opts.type, payload, result }, RESULTS_KEPT);
-      await this.fanout.table(prev, draft, fx);
+      await this.publish(prev, draft, fx);
       this.timers.arm(actor);
       if (draft.settlement === 'pending') await this.settle(actor).catch((e) => this.settlementFailed(actor, e));
       if (actor.rec.status === 'CLOSED' && actor.rec.settlement !== 'pending') this.drop(actor);
@@ -862,6 +862,20 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     actor.eventsSinceSnapshot = snapshot ? 0 : actor.eventsSinceSnapshot + 1;
   }
 
+  /**
+   * Sends a stored change to its sockets and the lobby. The change is stored by now: a fan-out that fails (a bug in a
+   * view, a socket adapter error) is logged and the command still succeeds and arms its timers — answering it as
+   * failed would tell the client that an action which happened did not, and leave the table without its next
+   * timer (a stall). The table's next update carries its current view to every seat again (a reconnect, all of it).
+   */
+  private async publish(prev: TableRecord | null, rec: TableRecord, fx: Effects): Promise<void> {
+    try {
+      await this.fanout.table(prev, rec, fx);
+    } catch (e) {
+      this.log.error(`Fan-out of table ${rec.id} failed after its change was stored: ${(e as Error).stack ?? e}`);
+    }
+  }
+
   // ------------------------------------------------------------------ settlement
 
   private async settle(actor: TableActor): Promise<void> {
@@ -871,7 +885,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     actor.eventsSinceSnapshot = 0;
     const prev = actor.rec;
     this.tables.update(actor, rec);
-    await this.fanout.table(prev, rec, newEffects('settlement'));
+    await this.publish(prev, rec, newEffects('settlement'));
     this.timers.arm(actor);
   }
 

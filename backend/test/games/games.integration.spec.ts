@@ -3,6 +3,7 @@
  * Real server + real database + real socket.io clients, short timers.
  */
 import { potFor } from '@spades/common';
+import { TableFanout } from '../../src/games/table.fanout';
 import type { TestApp } from '../support/test-app';
 import { checkFairness, checkRedaction, gamesSuite, moveCoins, seedsOf, SETTINGS, storedTable } from './helpers';
 
@@ -283,6 +284,29 @@ describe('games (integration)', () => {
     expect((await h.http(t.url, 'GET', `/api/games/${gameId}`)).body.status).not.toBe('CLOSED');
     expect((await other.emit('leave_game', { gameId })).ok).toBe(true);
     await other.waitFor(() => other.events('game_closed').length > 0, 5000, 'game_closed');
+  });
+
+  it('a fan-out that fails after a command is stored: the command still succeeds and the table plays on', async () => {
+    const h = await client();
+    const created = await h.http(t.url, 'POST', '/api/games', SETTINGS);
+    const gameId = created.body.id;
+    for (const s of [1, 2, 3]) expect((await h.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    await h.emit('join_game', { gameId });
+    const fanout = t.app.get(TableFanout);
+    const failing = jest.spyOn(fanout, 'table').mockRejectedValueOnce(new Error('a view that cannot be built'));
+    try {
+      // the start is stored (the deal, the bots' first turns): its answer is ok although its updates never went out
+      expect((await h.emit('start_game', { gameId })).ok).toBe(true);
+      expect(failing).toHaveBeenCalledTimes(1);
+      const stored = await t.dataSource.query(`SELECT status FROM games WHERE id = $1`, [gameId]);
+      expect(stored[0].status).not.toBe('WAITING');
+      // its timers were armed: the bots move and the human's client catches up from the next update and plays
+      h.auto = true;
+      await h.waitFor(() => h.events('game_over').length > 0, 60000, 'game_over after a failed fan-out');
+    } finally {
+      failing.mockRestore();
+    }
+    expect((await h.emit('leave_game', { gameId })).ok).toBe(true);
   });
 
   it('lobby list, game chat and the mid-game bot rules of spec §5 over HTTP and sockets', async () => {
