@@ -446,6 +446,7 @@ async function main(): Promise<void> {
       botMsP50: serverFigures.botMsP50,
       commandP99Ms: serverFigures.commandP99Ms,
       dbWriteP99Ms: serverFigures.dbWriteP99Ms,
+      dbWaitP99Ms: serverFigures.dbWaitP99Ms,
       mainThreadCpuPct: serverFigures.mainThreadCpuPct,
       mainThreadWaitMsPerS: serverFigures.mainThreadWaitMsPerS,
       errors: errors + [...echoed, ...(durableEchoed ?? [])].reduce((a, e) => a + e.errors, 0),

@@ -52,6 +52,13 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
       `spades_db_write_ms_bucket{le="2"} 0`,
       `spades_db_write_ms_bucket{le="3"} ${50 * n}`,
       `spades_db_write_ms_bucket{le="+Inf"} ${50 * n}`,
+      // human commands' write waits: 100 more per scrape, all between 5 and 10 ms; the bots' are slow, left out
+      `spades_db_wait_ms_bucket{kind="human",le="5"} 0`,
+      `spades_db_wait_ms_bucket{kind="human",le="10"} ${100 * n}`,
+      `spades_db_wait_ms_bucket{kind="human",le="+Inf"} ${100 * n}`,
+      `spades_db_wait_ms_bucket{kind="bot",le="5"} 0`,
+      `spades_db_wait_ms_bucket{kind="bot",le="10"} 0`,
+      `spades_db_wait_ms_bucket{kind="bot",le="+Inf"} ${300 * n}`,
     ].join('\n'),
   }));
   const sampler = new ServerSampler(process.pid, url);
@@ -80,6 +87,8 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
     // 2 % of the human commands took 50–100 ms: the 99th percent is half-way into that bucket; commits 2–3 ms
     expect(f.commandP99Ms).toBeCloseTo(75, 6);
     expect(f.dbWriteP99Ms).toBeCloseTo(2.99, 6);
+    expect(f.dbWaitP99Ms).toBeCloseTo(9.95, 6);
+    expect(f.dbWaitMsDelta.find((b) => b.le === Infinity)?.count).toBeGreaterThanOrEqual(100);
     expect(f.commandMsDelta.find((b) => b.le === Infinity)?.count).toBeGreaterThanOrEqual(100);
   } finally {
     sampler.close();
@@ -99,6 +108,7 @@ it('reports null for every /metrics figure when the server has no /metrics', asy
       botMsP50: null,
       commandP99Ms: null,
       dbWriteP99Ms: null,
+      dbWaitP99Ms: null,
     });
     expect(f.serverRssMB).toBeGreaterThan(10);
     // /proc figures do not need /metrics

@@ -415,6 +415,7 @@ export class ServerSampler {
     let botMsDelta: Buckets = [];
     let commandMsDelta: Buckets = [];
     let dbWriteMsDelta: Buckets = [];
+    let dbWaitMsDelta: Buckets = [];
     const s = this.windowStart;
     if (s && end && s.botDecisions !== null && end.botDecisions !== null && end.at > s.at) {
       botDecisionsPerSecond = (end.botDecisions - s.botDecisions) / ((end.at - s.at) / 1000);
@@ -426,6 +427,7 @@ export class ServerSampler {
       botMsDelta = bucketsDelta(s?.botMsBuckets ?? [], end.botMsBuckets);
       commandMsDelta = bucketsDelta(s?.commandMsBuckets ?? [], end.commandMsBuckets);
       dbWriteMsDelta = bucketsDelta(s?.dbWriteMsBuckets ?? [], end.dbWriteMsBuckets);
+      dbWaitMsDelta = bucketsDelta(s?.dbWaitMsBuckets ?? [], end.dbWaitMsBuckets);
     }
     return {
       serverRssMB: this.rssMB.length ? Math.max(...this.rssMB) : null,
@@ -436,10 +438,12 @@ export class ServerSampler {
       botMsDelta,
       commandP99Ms: histogramQuantile([], commandMsDelta, 0.99),
       dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
+      dbWaitP99Ms: histogramQuantile([], dbWaitMsDelta, 0.99),
       mainThreadCpuPct: m0 && m1 && mainSeconds > 0 ? ((m1.cpuTicks - m0.cpuTicks) / TICKS_PER_SECOND / mainSeconds) * 100 : null,
       mainThreadWaitMsPerS: m0 && m1 && mainSeconds > 0 ? (m1.waitNs - m0.waitNs) / 1e6 / mainSeconds : null,
       commandMsDelta,
       dbWriteMsDelta,
+      dbWaitMsDelta,
     };
   }
 }

@@ -177,6 +177,13 @@ spades_action_ack_ms_bucket{le="+Inf",kind="server"} 900
 # TYPE spades_db_write_ms histogram
 spades_db_write_ms_bucket{le="2"} 10
 spades_db_write_ms_bucket{le="+Inf"} 10
+# TYPE spades_db_wait_ms histogram
+spades_db_wait_ms_bucket{le="3",kind="human"} 40
+spades_db_wait_ms_bucket{le="100",kind="human"} 50
+spades_db_wait_ms_bucket{le="+Inf",kind="human"} 50
+spades_db_wait_ms_bucket{le="3",kind="bot"} 0
+spades_db_wait_ms_bucket{le="100",kind="bot"} 0
+spades_db_wait_ms_bucket{le="+Inf",kind="bot"} 700
 http_requests{path="/a b",note="say \\"hi\\""} 3
 `;
 
@@ -226,6 +233,12 @@ describe('Prometheus text', () => {
       { le: 2, count: 10 },
       { le: Infinity, count: 10 },
     ]);
+    // the write wait of human commands only (the bots' writes are left out)
+    expect(m.dbWaitMsBuckets).toEqual([
+      { le: 3, count: 40 },
+      { le: 100, count: 50 },
+      { le: Infinity, count: 50 },
+    ]);
     const none = readMetrics('# nothing here\nprocess_cpu_seconds_total 3\n', 2);
     expect(none).toEqual({
       at: 2,
@@ -235,6 +248,7 @@ describe('Prometheus text', () => {
       botMsSummaryP50: null,
       commandMsBuckets: [],
       dbWriteMsBuckets: [],
+      dbWaitMsBuckets: [],
     });
     const summary = readMetrics(
       'spades_bot_decision_ms{quantile="0.5"} 4.5\nspades_bot_decision_ms{quantile="0.99"} 40\n',
@@ -305,6 +319,7 @@ describe('buildResult', () => {
     dbWriteP99Ms: null,
     mainThreadCpuPct: 71.6,
     mainThreadWaitMsPerS: 212.4,
+    dbWaitP99Ms: 25.06,
     errors: 0,
   };
 
@@ -333,6 +348,7 @@ describe('buildResult', () => {
       dbWriteP99Ms: null,
       mainThreadCpuPct: 72,
       mainThreadWaitMsPerS: 212,
+      dbWaitP99Ms: 25.1,
     });
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
@@ -376,6 +392,7 @@ describe('buildResult', () => {
       dbWriteP99Ms: null,
       mainThreadCpuPct: null,
       mainThreadWaitMsPerS: null,
+      dbWaitP99Ms: null,
       errors: 3,
       stormRecoveryMs: 1234.56,
     });
@@ -389,6 +406,7 @@ describe('buildResult', () => {
       cpuPctPerTable: null,
       mainThreadCpuPct: null,
       mainThreadWaitMsPerS: null,
+      dbWaitP99Ms: null,
     });
   });
 
@@ -410,6 +428,7 @@ describe('buildResult', () => {
       dbWriteP99Ms: 3,
       mainThreadCpuPct: 60,
       mainThreadWaitMsPerS: 90,
+      dbWaitP99Ms: 8,
       errors: 0,
       nodes: 3,
       cluster: {
@@ -452,8 +471,10 @@ describe('several nodes', () => {
     botMsDelta: [],
     commandP99Ms: null,
     dbWriteP99Ms: null,
+    dbWaitP99Ms: null,
     commandMsDelta: [],
     dbWriteMsDelta: [],
+    dbWaitMsDelta: [],
     mainThreadCpuPct: null,
     mainThreadWaitMsPerS: null,
     ...f,
@@ -513,6 +534,11 @@ describe('several nodes', () => {
           { le: 2, count: 10 },
           { le: Infinity, count: 10 },
         ],
+        dbWaitMsDelta: [
+          { le: 3, count: 100 },
+          { le: 300, count: 100 },
+          { le: Infinity, count: 100 },
+        ],
       }),
       node({
         commandP99Ms: 99.5,
@@ -526,6 +552,11 @@ describe('several nodes', () => {
           { le: 2, count: 0 },
           { le: Infinity, count: 0 },
         ],
+        dbWaitMsDelta: [
+          { le: 3, count: 0 },
+          { le: 300, count: 100 },
+          { le: Infinity, count: 100 },
+        ],
       }),
     ]);
     // merged: 99 ≤ 5 ms, 200 ≤ 100 ms; the 198th observation is 99/101 of the way from 50 to 100 ms
@@ -538,8 +569,14 @@ describe('several nodes', () => {
     ]);
     // 10 commits, all ≤ 2 ms (only node a wrote)
     expect(a.dbWriteP99Ms).toBeCloseTo(1.98, 6);
+    // write waits: 100 ≤ 3 ms on a, 100 between 3 and 300 ms on b; the 198th of 200 is 98/100 of the way up b's bucket
+    expect(a.dbWaitP99Ms).toBeCloseTo(3 + (297 * 98) / 100, 6);
     // no histogram anywhere: null, not 0
-    expect(aggregateNodes([node({}), node({})])).toMatchObject({ commandP99Ms: null, dbWriteP99Ms: null });
+    expect(aggregateNodes([node({}), node({})])).toMatchObject({
+      commandP99Ms: null,
+      dbWriteP99Ms: null,
+      dbWaitP99Ms: null,
+    });
   });
 
   it('a sum is null when one node has no figure; without histograms the bot p50 is the mean of the medians', () => {

@@ -301,6 +301,8 @@ export interface MetricsSnapshot {
   commandMsBuckets: Buckets;
   /** `spades_db_write_ms`: one group commit of the table store. */
   dbWriteMsBuckets: Buckets;
+  /** `spades_db_wait_ms{kind="human"}`: a human command's write, from its queueing in the store to its commit. */
+  dbWaitMsBuckets: Buckets;
 }
 
 /** Cumulative histogram buckets (`le` = upper bound, Infinity last). */
@@ -331,6 +333,7 @@ export function readMetrics(text: string, at: number): MetricsSnapshot {
       promValue(s, 'spades_bot_decision_ms', { quantile: '0.5' }) ?? promValue(s, 'spades_bot_decision_ms_p50'),
     commandMsBuckets: promBuckets(s, 'spades_action_ack_ms', { kind: 'human' }),
     dbWriteMsBuckets: promBuckets(s, 'spades_db_write_ms'),
+    dbWaitMsBuckets: promBuckets(s, 'spades_db_wait_ms', { kind: 'human' }),
   };
 }
 
@@ -369,7 +372,7 @@ export interface PerNode {
 
 /**
  * The last output line of `bench:load`: the issue's field list in that order, then `nodes`, `cpuPctPerTable`,
- * `commandP99Ms` and `dbWriteP99Ms`;
+ * `commandP99Ms`, `dbWriteP99Ms`, the main thread's figures and `dbWaitP99Ms`;
  * storm runs add stormRecoveryMs, runs with several nodes the CLUSTER_KEYS.
  */
 export interface LoadResult {
@@ -407,6 +410,11 @@ export interface LoadResult {
    */
   mainThreadCpuPct: number | null;
   mainThreadWaitMsPerS: number | null;
+  /**
+   * p99 of a human command's wait for its write (`spades_db_wait_ms{kind="human"}`): the queue behind the commits in
+   * flight plus its own group commit. Beside commandP99Ms it tells how much of the command's tail is the database.
+   */
+  dbWaitP99Ms: number | null;
   stormRecoveryMs?: number | null;
   // --durable-baseline only: the echo that answers once a row is committed, and ackP99Ms over its p99
   durableBaselineP99Ms?: number | null;
@@ -441,6 +449,7 @@ export const RESULT_KEYS = [
   'dbWriteP99Ms',
   'mainThreadCpuPct',
   'mainThreadWaitMsPerS',
+  'dbWaitP99Ms',
 ] as const;
 
 /** Keys a `--durable-baseline` result adds after RESULT_KEYS (and stormRecoveryMs). */
@@ -466,6 +475,7 @@ export interface RawFigures {
   /** Server histograms (ms) over the window: null without /metrics. */
   commandP99Ms: number | null;
   dbWriteP99Ms: number | null;
+  dbWaitP99Ms: number | null;
   /** The server's main thread over the window (null without /proc): see LoadResult. */
   mainThreadCpuPct: number | null;
   mainThreadWaitMsPerS: number | null;
@@ -512,6 +522,7 @@ export function buildResult(f: RawFigures): LoadResult {
     dbWriteP99Ms: round1(f.dbWriteP99Ms),
     mainThreadCpuPct: f.mainThreadCpuPct === null ? null : Math.round(f.mainThreadCpuPct),
     mainThreadWaitMsPerS: f.mainThreadWaitMsPerS === null ? null : Math.round(f.mainThreadWaitMsPerS),
+    dbWaitP99Ms: round1(f.dbWaitP99Ms),
   };
   if (f.stormRecoveryMs !== undefined)
     out.stormRecoveryMs = f.stormRecoveryMs === null ? null : Math.round(f.stormRecoveryMs);
@@ -545,12 +556,17 @@ export interface ServerFigures {
   botMsP50: number | null;
   /** The bot-time histogram's observations in the window (empty without the histogram). */
   botMsDelta: Buckets;
-  /** p99 of a human command inside the server, and of a group commit, over the window (null without /metrics). */
+  /**
+   * p99 of a human command inside the server, of a group commit and of a human command's wait for its write, over
+   * the window (null without /metrics).
+   */
   commandP99Ms: number | null;
   dbWriteP99Ms: number | null;
+  dbWaitP99Ms: number | null;
   /** Those histograms' observations in the window (empty without them), for merging several nodes. */
   commandMsDelta: Buckets;
   dbWriteMsDelta: Buckets;
+  dbWaitMsDelta: Buckets;
   /** The main thread's share of a core and its run-queue wait (ms per second) over the window; null without /proc. */
   mainThreadCpuPct: number | null;
   mainThreadWaitMsPerS: number | null;
@@ -559,7 +575,7 @@ export interface ServerFigures {
 /**
  * The figures of several server processes as one: RSS = the SUM of each node's peak RSS in the window (what the
  * machine had to hold, at most), CPU and bot decisions/s = sums, event loop p99 = the worst node's, bot p50 =
- * the median of the merged histograms (else the mean of the nodes' medians), command and commit p99 = the p99 of
+ * the median of the merged histograms (else the mean of the nodes' medians), command, commit and write-wait p99 = the p99 of
  * the merged histograms, the main thread's CPU and run-queue wait = the worst node's. A sum is null when a node's
  * figure is missing.
  */
@@ -574,6 +590,7 @@ export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
   const buckets = mergeBuckets(nodes.map((n) => n.botMsDelta));
   const commandMsDelta = mergeBuckets(nodes.map((n) => n.commandMsDelta));
   const dbWriteMsDelta = mergeBuckets(nodes.map((n) => n.dbWriteMsDelta));
+  const dbWaitMsDelta = mergeBuckets(nodes.map((n) => n.dbWaitMsDelta));
   const p50s = nodes.map((n) => n.botMsP50).filter((x): x is number => x !== null);
   const histogramP50 = nodes.every((n) => n.botMsDelta.length) ? histogramQuantile([], buckets, 0.5) : null;
   return {
@@ -585,8 +602,10 @@ export function aggregateNodes(nodes: readonly ServerFigures[]): ServerFigures {
     botMsDelta: buckets,
     commandP99Ms: histogramQuantile([], commandMsDelta, 0.99),
     dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
+    dbWaitP99Ms: histogramQuantile([], dbWaitMsDelta, 0.99),
     commandMsDelta,
     dbWriteMsDelta,
+    dbWaitMsDelta,
     mainThreadCpuPct: worst('mainThreadCpuPct'),
     mainThreadWaitMsPerS: worst('mainThreadWaitMsPerS'),
   };

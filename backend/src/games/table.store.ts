@@ -54,6 +54,8 @@ export interface RestoredTable {
 
 interface Pending {
   write: TableWrite;
+  /** performance.now() when it was queued (spades_db_wait_ms). */
+  queued: number;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -141,7 +143,7 @@ export class TableStore {
   /** Appends a write to the next group commit; resolves once it is committed. */
   append(write: TableWrite): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
+      this.pending.push({ write, queued: performance.now(), resolve, reject });
       this.kickSoon();
     });
   }
@@ -157,8 +159,9 @@ export class TableStore {
   }
 
   private settle(p: Pending, fenced: Set<string>): void {
-    if (fenced.has(p.write.gameId)) p.reject(new FencedError(p.write.gameId));
-    else p.resolve();
+    if (fenced.has(p.write.gameId)) return p.reject(new FencedError(p.write.gameId));
+    this.metrics?.dbWait.observe({ kind: p.write.actorKind }, performance.now() - p.queued);
+    p.resolve();
   }
 
   /** Waits for the writes queued so far (shutdown, tests). */

@@ -35,6 +35,18 @@ export class MetricsService {
     buckets: MS_BUCKETS,
     registers: [this.registry],
   });
+  /**
+   * One table write from the moment its command hands it to the store to its commit: the wait for a free commit
+   * (the writes queued behind the commits in flight) plus its own group commit — what the command's answer waits
+   * for. By who issued the command (human, bot, timeout, server).
+   */
+  readonly dbWait = new Histogram({
+    name: 'spades_db_wait_ms',
+    help: 'Time from a table write being queued to its commit, including the wait for a free commit (ms)',
+    labelNames: ['kind'] as const,
+    buckets: MS_BUCKETS,
+    registers: [this.registry],
+  });
   readonly dbBatch = new Histogram({
     name: 'spades_db_write_batch_size',
     help: 'Table events per group commit',
