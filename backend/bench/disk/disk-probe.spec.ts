@@ -17,6 +17,9 @@ describe('bench:disk', () => {
     expect(() => parseDiskArgs(['--seconds', '0'])).toThrow(UsageError);
     expect(() => parseDiskArgs(['--dir'])).toThrow(UsageError);
     expect(() => parseDiskArgs(['--fast'])).toThrow(UsageError);
+    expect(() => parseDiskArgs(['--bytes', '1.5'])).toThrow(UsageError);
+    // the same syntax as bench:load's options
+    expect(parseDiskArgs(['--rate=0', '--dir=/d'])).toMatchObject({ rate: 0, dir: '/d' });
   });
 
   it('summarizes flush times: percentiles, the worst one and the stalls over 50 and 100 ms', () => {
@@ -42,6 +45,17 @@ describe('bench:disk', () => {
       syncP50Ms: null,
       syncMaxMs: null,
       stallsOver100MsPerMinute: 0,
+    });
+  });
+
+  it('summarizes a back-to-back probe of hundreds of thousands of flushes (no spread of every sample)', () => {
+    const ms = new Float64Array(300_000).fill(0.1);
+    ms[123_456] = 412.3;
+    expect(summarizeSyncs({ ...DISK_DEFAULTS, rate: 0 }, ms, 30)).toMatchObject({
+      syncs: 300_000,
+      syncMaxMs: 412.3,
+      stallsOver100Ms: 1,
+      stallsOver100MsPerMinute: 2,
     });
   });
 

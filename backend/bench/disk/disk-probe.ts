@@ -9,7 +9,7 @@
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentile, round1, UsageError } from '../load/stats';
+import { numberOption, percentile, readOptions, round1 } from '../load/stats';
 
 export interface DiskProbeOptions {
   /** A directory on the disk to measure (a temporary file is created and removed inside it). */
@@ -40,28 +40,15 @@ export interface DiskProbeResult {
 
 export const DISK_DEFAULTS: DiskProbeOptions = { dir: tmpdir(), rate: 100, seconds: 30, bytes: 8192 };
 
+/** `--dir D --rate R --seconds S --bytes B` (also `--name=value`) → options; a UsageError for anything else. */
 export function parseDiskArgs(argv: readonly string[], defaults: DiskProbeOptions = DISK_DEFAULTS): DiskProbeOptions {
-  const o = { ...defaults };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    const num = (min: number) => {
-      const raw = value();
-      const n = Number(raw);
-      if (!Number.isFinite(n) || n < min) throw new UsageError(`${a} must be a number ≥ ${min} (got ${raw})`);
-      return n;
-    };
-    if (a === '--dir') o.dir = value();
-    else if (a === '--rate') o.rate = num(0);
-    else if (a === '--seconds') o.seconds = num(0.1);
-    else if (a === '--bytes') o.bytes = Math.round(num(1));
-    else throw new UsageError(`unknown option ${a} (--dir D, --rate R, --seconds S, --bytes B)`);
-  }
-  return o;
+  const raw = readOptions(argv, new Set(['dir', 'rate', 'seconds', 'bytes']));
+  return {
+    dir: raw.get('dir') ?? defaults.dir,
+    rate: numberOption(raw, 'rate', defaults.rate, 0, 1e6, false),
+    seconds: numberOption(raw, 'seconds', defaults.seconds, 0.1, 86400, false),
+    bytes: numberOption(raw, 'bytes', defaults.bytes, 1, 16 * 1024 * 1024),
+  };
 }
 
 /** The result line from the flush times (ms) of one probe. */
@@ -82,7 +69,7 @@ export function summarizeSyncs(
     syncP50Ms: round2(percentile(all, 50)),
     syncP99Ms: round2(percentile(all, 99)),
     syncP999Ms: round2(percentile(all, 99.9)),
-    syncMaxMs: round1(all.length ? Math.max(...all) : null),
+    syncMaxMs: round1(all.length ? all.reduce((m, x) => (x > m ? x : m), 0) : null),
     stallsOver50Ms: over(50),
     stallsOver100Ms: stalls100,
     stallsOver100MsPerMinute: elapsedSeconds > 0 ? Math.round((stalls100 / elapsedSeconds) * 60 * 10) / 10 : 0,

@@ -53,29 +53,34 @@ const FLAGS = new Set([
   'seconds',
   'db',
   'bots',
-  'storm',
   'spectators',
   'clients',
   'baseline-seconds',
-  'durable-baseline',
   'warmup',
   'batch',
-  'quiet',
   'nodes',
-  'cluster',
   'http',
 ]);
 
-/** `--tables 100 --humans 4 --rate 50 --seconds 60 --db pglite --bots heuristic --storm …` → options. */
-export function parseArgs(argv: readonly string[]): LoadOptions {
+const SWITCHES = new Set(['storm', 'quiet', 'cluster', 'durable-baseline']);
+
+/**
+ * The command line of a bench script: `--name value` or `--name=value` for the options in `known`, `--name` alone
+ * for the `switches` (read as 'true'). Anything else is a UsageError.
+ */
+export function readOptions(
+  argv: readonly string[],
+  known: ReadonlySet<string>,
+  switches: ReadonlySet<string> = new Set(),
+): Map<string, string> {
   const raw = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}`);
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    if (name === 'storm' || name === 'quiet' || name === 'cluster' || name === 'durable-baseline') {
+    if (!known.has(name) && !switches.has(name)) throw new UsageError(`unknown option --${name}`);
+    if (switches.has(name)) {
       raw.set(name, 'true');
       continue;
     }
@@ -83,15 +88,32 @@ export function parseArgs(argv: readonly string[]): LoadOptions {
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
     raw.set(name, value);
   }
-  const num = (name: string, def: number, min: number, max: number, int = true): number => {
-    const v = raw.get(name);
-    if (v === undefined) return def;
-    const n = Number(v);
-    if (!Number.isFinite(n) || (int && !Number.isInteger(n)) || n < min || n > max) {
-      throw new UsageError(`--${name} must be ${int ? 'an integer' : 'a number'} between ${min} and ${max}`);
-    }
-    return n;
-  };
+  return raw;
+}
+
+/** A number option of `readOptions`' map: `def` when absent, else a number in [min, max] (an integer unless `int` is false). */
+export function numberOption(
+  raw: ReadonlyMap<string, string>,
+  name: string,
+  def: number,
+  min: number,
+  max: number,
+  int = true,
+): number {
+  const v = raw.get(name);
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || (int && !Number.isInteger(n)) || n < min || n > max) {
+    throw new UsageError(`--${name} must be ${int ? 'an integer' : 'a number'} between ${min} and ${max}`);
+  }
+  return n;
+}
+
+/** `--tables 100 --humans 4 --rate 50 --seconds 60 --db pglite --bots heuristic --storm …` → options. */
+export function parseArgs(argv: readonly string[]): LoadOptions {
+  const raw = readOptions(argv, FLAGS, SWITCHES);
+  const num = (name: string, def: number, min: number, max: number, int = true): number =>
+    numberOption(raw, name, def, min, max, int);
   const tables = num('tables', 20, 1, 20000);
   const humans = num('humans', 1, 1, 4);
   if (humans !== 1 && humans !== 4) throw new UsageError('--humans must be 1 or 4');
