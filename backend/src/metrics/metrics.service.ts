@@ -36,13 +36,14 @@ export class MetricsService {
     registers: [this.registry],
   });
   /**
-   * One table write from the moment its command hands it to the store to its commit: the wait for a free commit
-   * (the writes queued behind the commits in flight) plus its own group commit — what the command's answer waits
-   * for. By who issued the command (human, bot, timeout, server).
+   * One table write of the group commit from the moment its command hands it to the store to its commit: the wait
+   * for a free commit (the writes queued behind the commits in flight) plus its own group commit — what the
+   * command's answer waits for. By who issued the command (human, bot, timeout, server). Writes that move coins in
+   * their own transaction (a rated start, settlement) are not group-committed and not counted.
    */
   readonly dbWait = new Histogram({
     name: 'spades_db_wait_ms',
-    help: 'Time from a table write being queued to its commit, including the wait for a free commit (ms)',
+    help: 'Time from a table write being queued for the group commit to its commit, including the wait for a free commit (ms)',
     labelNames: ['kind'] as const,
     buckets: MS_BUCKETS,
     registers: [this.registry],
