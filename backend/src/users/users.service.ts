@@ -5,6 +5,9 @@ import { CoinsService } from '../coins/coins.service';
 import { StatsService } from '../stats/stats.service';
 import { UserEntity } from './user.entity';
 
+/** Roles stored on accounts (issue #24; moderators get their powers with the console, issue #25). */
+export type AccountRole = 'user' | 'moderator' | 'admin';
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NewUser {
@@ -80,6 +83,20 @@ export class UsersService {
       [id],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * The account's stored role ('user' when the account is unknown). Roles live on the account, never matched by
+   * name or e-mail (issue #24): read at request time, so a revoked role takes effect at once.
+   */
+  async roleOf(id: string): Promise<AccountRole> {
+    if (!UUID_RE.test(id)) return 'user';
+    const rows: { role: AccountRole }[] = await this.dataSource.query(`SELECT role FROM users WHERE id = $1`, [id]);
+    return rows[0]?.role ?? 'user';
+  }
+
+  async isAdmin(id: string): Promise<boolean> {
+    return (await this.roleOf(id)) === 'admin';
   }
 
   async exists(id: string): Promise<boolean> {
