@@ -77,16 +77,18 @@ export class GamesController {
 
   /**
    * The replay document of a finished game (`?game=N`: the N-th game at the table, default the latest);
-   * `?download=1` serves it as an attachment. 403 while the game is in progress, 404 when unknown.
+   * `?download=1` serves it as an attachment. 403 while the game is in progress or when the game is private and
+   * the caller did not play it (table.access.ts), 404 when unknown.
    */
   @Get(':id/replay')
   async replay(
+    @CurrentUserId() userId: string,
     @Param('id') id: string,
     @Query('game') game: string | undefined,
     @Query('download') download: string | undefined,
     @Res({ passthrough: true }) res: { setHeader(name: string, value: string): void },
   ) {
-    const doc = await this.history.replay(id, game);
+    const doc = await this.history.replay(id, game, { userId });
     if (download === '1' || download === 'true') {
       res.setHeader('Content-Disposition', `attachment; filename="spades-replay-${doc.gameId}-${doc.gameNumber}.json"`);
     }
@@ -145,6 +147,15 @@ export class GamesController {
     return { gameId, token, ...inviteUrls(this.config.clientUrl, gameId, token) };
   }
 
+  /** Host only, before the start (issue #24): body `{ userId }` — their seat, watching place, invitation and admission go. */
+  @Post(':id/remove-player')
+  @HttpCode(200)
+  removePlayer(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+    const target = ((body ?? {}) as { userId?: unknown }).userId;
+    if (typeof target !== 'string' || !target || target.length > 100) throw new TableError('userId is required');
+    return this.games.removePlayer(id, userId, target);
+  }
+
   @Post(':id/leave')
   @HttpCode(200)
   leave(@CurrentUserId() userId: string, @Param('id') id: string) {
@@ -186,15 +197,18 @@ export class GamesController {
   }
 }
 
-/** `GET /api/users/:id/games?page=&pageSize=`: a player's finished games, newest first (public, like stats). */
+/**
+ * `GET /api/users/:id/games?page=&pageSize=`: a player's finished games, newest first (public, like stats) — a
+ * private game only for the players who sat at it and admins (issue #24).
+ */
 @Controller('users')
 @UseGuards(JwtAuthGuard)
 export class HistoryController {
   constructor(private readonly history: HistoryService) {}
 
   @Get(':id/games')
-  games(@Param('id') id: string, @Query('page') page?: string, @Query('pageSize') pageSize?: string) {
-    return this.history.userGames(id, page, pageSize);
+  games(@CurrentUserId() callerId: string, @Param('id') id: string, @Query('page') page?: string, @Query('pageSize') pageSize?: string) {
+    return this.history.userGames(id, page, pageSize, callerId);
   }
 }
 

@@ -12,6 +12,8 @@ import { TableOwnership } from './table.ownership';
 import { ChatBlocks } from './chat-visibility';
 import { AbandonedTables } from './abandoned-tables';
 import { ParticipantsService } from './participants.service';
+import { TableAccess } from './table.access';
+import { ReplayShareController, ReplayShares, SharedReplayController } from './replay-share';
 import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
 
 /**
@@ -21,7 +23,7 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
  */
 @Module({
   imports: [BotsModule],
-  controllers: [GamesController, HistoryController, InvitationsController],
+  controllers: [GamesController, HistoryController, InvitationsController, ReplayShareController, SharedReplayController],
   providers: [
     { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
@@ -32,6 +34,8 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     GamesSettlement,
     ParticipantsService,
     ChatBlocks,
+    TableAccess,
+    ReplayShares,
     GamesService,
     HistoryService,
     GamesGateway,

@@ -51,9 +51,10 @@ import { FencedError, TableOwnership } from './table.ownership';
 import { RestoredTable, RESULTS_KEPT, TableStore, TableWrite } from './table.store';
 import { TableTimers } from './table.timers';
 import { listItem, tableView } from './wire';
-import { canSeeInLobby, isMember, mayEnter } from './visibility';
+import { canSeeInLobby, isMember } from './visibility';
+import { ACCESS_ERRORS, assertOpenAccess, TableAccess } from './table.access';
 
-export const PRIVATE_TABLE = 'This table is private: you need an invitation';
+export const PRIVATE_TABLE = ACCESS_ERRORS.PRIVATE_TABLE;
 
 /** Nothing was due (a timer that fired early or twice): thrown often, so not an Error (no stack to capture). */
 class NoChange {}
@@ -76,6 +77,7 @@ const ROUTED = [
   'revokeInviteToken',
   'invitePlayer',
   'declineInvitation',
+  'removePlayer',
   'leave',
   'inviteBot',
   'removeBot',
@@ -121,6 +123,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     private readonly store: TableStore,
     private readonly fanout: TableFanout,
     private readonly settlement: GamesSettlement,
+    private readonly access: TableAccess,
     @Optional() private readonly bots?: BotPool,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly chatBlocks?: ChatBlocks,
@@ -472,7 +475,7 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
   async view(gameId: string, userId: string, invite?: unknown): Promise<TableView> {
     return this.routed(gameId, 'view', [gameId, userId, invite], async () => {
       const rec = await this.record(gameId);
-      if (rec.status !== 'CLOSED' && !mayEnter(rec, userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+      await this.access.assertTable(rec, { userId, invite }); // every status: a closed private table only for its players
       const seat = seatOf(rec, userId);
       const view = tableView(rec, seat ?? 'spectator', Date.now());
       // blocks (issue 15): the caller never sees the chat of players they block
@@ -534,8 +537,9 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
    */
   join(gameId: string, user: Participant, seat?: number, invite?: unknown): Promise<TableView> {
     return this.routed(gameId, 'join', [gameId, user, seat, invite], async () => {
+      const viewer = await this.access.viewerFor(await this.record(gameId), user.userId, invite);
       return this.command(gameId, { type: 'join', actor: user.userId, payload: { seat } }, async (rec, fx) => {
-        if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+        assertOpenAccess(rec, viewer);
         const invited = invite !== undefined || (rec.invitations ?? []).some((i) => i.userId === user.userId);
         try {
           await this.sit(rec, fx, user, seat);
@@ -571,10 +575,11 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
     return this.routed(gameId, 'joinOrWatch', [gameId, user, seat, invite], async () => {
       const rec = await this.record(gameId);
       if (this.machine.socketJoinMode(rec, user.userId) === 'member') return this.view(gameId, user.userId);
+      const viewer = await this.access.viewerFor(rec, user.userId, invite);
       await this.command(gameId, { type: 'join_game', actor: user.userId, payload: { seat } }, async (draft, fx) => {
         const mode = this.machine.socketJoinMode(draft, user.userId);
         if (mode === 'member') throw new Unchanged();
-        if (!mayEnter(draft, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+        assertOpenAccess(draft, viewer);
         if (mode === 'sit') {
           try {
             fx.logType = 'join';
@@ -593,8 +598,9 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
 
   spectate(gameId: string, user: Participant, invite?: unknown): Promise<TableView> {
     return this.routed(gameId, 'spectate', [gameId, user, invite], async () => {
+      const viewer = await this.access.viewerFor(await this.record(gameId), user.userId, invite);
       return this.command(gameId, { type: 'spectate', actor: user.userId }, (rec, fx) => {
-        if (!mayEnter(rec, user.userId, invite)) throw new TableError(PRIVATE_TABLE, 403);
+        assertOpenAccess(rec, viewer);
         // already watching (a reconnect): no event row, no broadcast to the table; the caller still gets the view
         if (!this.machine.spectate(rec, fx, user)) throw new Unchanged();
       }).then(() => this.view(gameId, user.userId));
@@ -661,6 +667,16 @@ export class GamesService implements OnApplicationBootstrap, OnModuleDestroy, On
       if (inv) out.push(invitationPayload(r, inv));
     }
     return out.sort((x, y) => y.createdAt - x.createdAt);
+  }
+
+  /** Host only, WAITING (issue #24): removes a seated, watching, invited or admitted user from a private or public table. */
+  removePlayer(gameId: string, hostUserId: string, userId: string): Promise<{ success: true }> {
+    return this.routed(gameId, 'removePlayer', [gameId, hostUserId, userId], async () => {
+      return this.command(gameId, { type: 'remove_player', actor: hostUserId, payload: { userId } }, (rec, fx) => {
+        this.machine.removePlayer(rec, fx, hostUserId, userId);
+        return { success: true as const };
+      });
+    });
   }
 
   leave(gameId: string, userId: string): Promise<{ success: true }> {

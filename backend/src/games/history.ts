@@ -33,6 +33,7 @@ import {
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppliedAction, isHuman, TableError, TableRecord } from './table';
+import { ACCESS_ERRORS, TableAccess, Viewer } from './table.access';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -127,16 +128,34 @@ interface RecordRow {
 export class HistoryService {
   private readonly log = new Logger('History');
 
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly access: TableAccess,
+  ) {}
 
-  /** A player's finished games, newest first. */
-  async userGames(userId: string, pageInput: unknown, sizeInput: unknown): Promise<GameHistoryPage> {
+  /**
+   * A player's finished games, newest first, as `callerId` may see them (issue #24): a private game only when
+   * the caller sat at it (your own list shows all of yours) or is an admin.
+   */
+  async userGames(userId: string, pageInput: unknown, sizeInput: unknown, callerId: string): Promise<GameHistoryPage> {
     if (!UUID.test(userId)) throw new NotFoundException('User not found');
     const [u] = await this.ds.query(`SELECT 1 FROM users WHERE id = $1`, [userId]);
     if (!u) throw new NotFoundException('User not found');
     const page = intParam(pageInput, 1, 1, 1_000_000, 'page');
     const pageSize = intParam(sizeInput, HISTORY_PAGE_SIZE_DEFAULT, 1, HISTORY_PAGE_SIZE_MAX, 'pageSize');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM game_record_players WHERE user_id = $1`, [userId]);
+    const everything = callerId === userId || (await this.access.isAdmin(callerId));
+    // the access rule for a finished game, in SQL: public, or the caller sat at it ($2)
+    const visible = everything
+      ? ''
+      : `AND (NOT r.private OR EXISTS (SELECT 1 FROM game_record_players c
+              WHERE c.game_id = p.game_id AND c.game_number = p.game_number AND c.user_id = $2))`;
+    const [{ n }] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM game_record_players p
+         JOIN game_records r ON r.game_id = p.game_id AND r.game_number = p.game_number
+        WHERE p.user_id = $1 ${visible}`,
+      everything ? [userId] : [userId, callerId],
+    );
+    const lim = everything ? 2 : 3;
     const rows: (RecordRow & { seat: number; rating_change: number | null; payouts: number[] | null })[] = await this.ds.query(
       `SELECT r.*, p.seat, COALESCE(p.rating_change, rh.delta) AS rating_change, s.payouts
          FROM game_record_players p
@@ -144,10 +163,10 @@ export class HistoryService {
          LEFT JOIN game_settlements s ON s.game_id = p.game_id AND s.game_number = p.game_number
          LEFT JOIN rated_games rg ON rg.table_id = p.game_id AND rg.game_number = p.game_number
          LEFT JOIN rating_history rh ON rh.game_key = rg.game_key AND rh.user_id = p.user_id
-        WHERE p.user_id = $1
+        WHERE p.user_id = $1 ${visible}
         ORDER BY p.finished_at DESC, p.game_id, p.game_number DESC
-        LIMIT $2 OFFSET $3`,
-      [userId, pageSize, (page - 1) * pageSize],
+        LIMIT $${lim} OFFSET $${lim + 1}`,
+      [userId, ...(everything ? [] : [callerId]), pageSize, (page - 1) * pageSize],
     );
     const items = rows.map((r): GameHistoryItem => {
       const seat = r.seat as Seat;
@@ -187,8 +206,9 @@ export class HistoryService {
   /**
    * The replay document of a finished game (the latest finished game at the table unless `gameNumber` is given).
    * Unknown → 404; a game not over → 403 (a replay would reveal cards); an abandoned game has no replay (404).
+   * A private game only for its players and admins (403, table.access.ts).
    */
-  async replay(gameId: string, gameNumberInput?: unknown): Promise<GameReplay> {
+  async replay(gameId: string, gameNumberInput: unknown, viewer: Viewer): Promise<GameReplay> {
     if (!UUID.test(gameId)) throw new NotFoundException('Game not found');
     const gameNumber = gameNumberInput === undefined || gameNumberInput === '' ? null : intParam(gameNumberInput, 1, 1, 1_000_000, 'game');
     const table: { status: string; game_number: number }[] = await this.ds.query(
@@ -208,7 +228,30 @@ export class HistoryService {
       if (running && current.status !== 'WAITING') throw new TableError(REPLAY_IN_PROGRESS, 403);
       throw new NotFoundException('This game has no replay');
     }
+    const r = rows[0];
+    if (!(await this.access.mayAccessGame(r.private, await this.access.players(r.game_id, r.game_number), viewer))) {
+      throw new TableError(ACCESS_ERRORS.PRIVATE_GAME, 403);
+    }
+    return this.build(r);
+  }
+
+  /** The replay of one finished game without an access check: only for a verified share link (replay-share.ts). */
+  async sharedReplay(gameId: string, gameNumber: number): Promise<GameReplay> {
+    const rows: RecordRow[] = await this.ds.query(`SELECT * FROM game_records WHERE game_id = $1 AND game_number = $2`, [gameId, gameNumber]);
+    if (!rows.length) throw new NotFoundException('This game has no replay');
     return this.build(rows[0]);
+  }
+
+  /** The finished game `gameId`#`gameNumber` (the latest when null): its number and whether it is private; null when none. */
+  async finishedGame(gameId: string, gameNumber: number | null): Promise<{ gameNumber: number; private: boolean } | null> {
+    if (!UUID.test(gameId)) return null;
+    const rows: { game_number: number; private: boolean }[] = await this.ds.query(
+      gameNumber === null
+        ? `SELECT game_number, private FROM game_records WHERE game_id = $1 ORDER BY game_number DESC LIMIT 1`
+        : `SELECT game_number, private FROM game_records WHERE game_id = $1 AND game_number = $2`,
+      gameNumber === null ? [gameId] : [gameId, gameNumber],
+    );
+    return rows.length ? { gameNumber: rows[0].game_number, private: rows[0].private } : null;
   }
 
   private async build(r: RecordRow): Promise<GameReplay> {
@@ -268,7 +311,7 @@ export class HistoryService {
   }
 }
 
-function intParam(v: unknown, def: number, min: number, max: number, name: string): number {
+export function intParam(v: unknown, def: number, min: number, max: number, name: string): number {
   if (v === undefined || v === null || v === '') return def;
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw new TableError(`${name} must be an integer between ${min} and ${max}`);

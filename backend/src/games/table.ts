@@ -118,6 +118,8 @@ export interface TableRecord {
   invitations?: PendingInvitation[];
   /** Users admitted to a private table by an invitation (they may come back without it). */
   admitted?: string[];
+  /** Users the host removed before the start (issue #24): not admitted again by the invite link; a new in-app invitation from the host lifts it. */
+  removed?: string[];
 }
 
 export const SEAT_RESERVED = 'That seat is reserved for an invited player';
@@ -521,10 +523,38 @@ export class TableMachine {
       reservedUntil: seat === null ? null : now + this.cfg.inviteReservationMs,
     };
     rec.invitations = [...(rec.invitations ?? []).filter((i) => i.userId !== to.userId), inv];
+    if (rec.removed?.includes(to.userId)) rec.removed = rec.removed.filter((u) => u !== to.userId);
     fx.direct.push({ userId: to.userId, event: 'game_invitation', payload: invitationPayload(rec, inv) });
     fx.lobby = true;
     this.postSystem(rec, fx, seat === null ? `${from.username} invited ${to.username}.` : `${from.username} invited ${to.username} and holds seat ${seat + 1}.`);
     return inv;
+  }
+
+  /**
+   * Host only, before the start (issue #24): `userId` loses their seat or spectator place, pending invitation and
+   * admission, and cannot come back with the invite link until the host invites them again in the app.
+   */
+  removePlayer(rec: TableRecord, fx: Effects, hostUserId: string, userId: string): void {
+    if (hostId(rec) !== hostUserId || seatOf(rec, hostUserId) === null) throw new TableError('Only the host can remove a player', 403);
+    if (rec.status !== 'WAITING') throw new TableError('Players can be removed only before the game starts');
+    if (userId === hostUserId) throw new TableError('You cannot remove yourself: leave the table instead');
+    const seat = seatOf(rec, userId);
+    const watcher = rec.spectators.find((s) => s.userId === userId);
+    const inv = invitationFor(rec, userId);
+    const admitted = (rec.admitted ?? []).includes(userId);
+    if (seat === null && !watcher && !inv && !admitted) throw new TableError('This player is not at this table', 404);
+    const name = seat !== null ? (rec.seats[seat] as SeatOccupant).username : (watcher?.username ?? inv?.username ?? 'A player');
+    if (seat !== null) rec.seats[seat] = null;
+    rec.spectators = rec.spectators.filter((s) => s.userId !== userId);
+    rec.invitations = (rec.invitations ?? []).filter((i) => i.userId !== userId);
+    rec.admitted = (rec.admitted ?? []).filter((u) => u !== userId);
+    rec.removed = [...(rec.removed ?? []).filter((u) => u !== userId), userId];
+    rec.playAgain = rec.playAgain.filter((u) => u !== userId);
+    rec.handAcks = rec.handAcks.filter((u) => u !== userId);
+    if (inv) fx.direct.push({ userId, event: 'game_invitation_cancelled', payload: { gameId: rec.id, reason: 'The host removed you from this table' } });
+    if (seat !== null || watcher) fx.removedUsers.push(userId);
+    fx.lobby = true;
+    this.postSystem(rec, fx, `${name} was removed from the table by the host.`);
   }
 
   /** The invitee declines: the invitation (and a held seat) is dropped; the inviter is told. */

@@ -3,12 +3,13 @@
  * functions over the TableRecord, shared by the lobby list (`GET /api/games`), the `games_updated` fan-out and
  * every way into a table (HTTP join/spectate/view, socket join_game).
  *
- * A private table is listed only for its members: seated humans, spectators and users holding a pending
- * invitation. Entering it (sit or watch) needs one of: membership, a pending in-app invitation, an earlier
- * admission (`admitted`: entered once with a valid invitation), or the table's current invite token.
+ * Both follow the access rule of table.access.ts (issue #24): a private table is listed for its members (seated
+ * humans, spectators), pending invitees and admitted players; entering it (sit or watch) needs one of those or the
+ * table's current invite token. A user the host removed needs a new in-app invitation.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isSpectator, PendingInvitation, seatOf, TableRecord } from './table';
+import { isRemoved, mayAccess } from './table.access';
 
 export function isPrivate(rec: TableRecord): boolean {
   return rec.private === true;
@@ -23,11 +24,13 @@ export function invitationFor(rec: TableRecord, userId: string): PendingInvitati
   return (rec.invitations ?? []).find((i) => i.userId === userId) ?? null;
 }
 
-/** The lobby rule: public tables for everybody, a private table for its members and invitees only. */
+/**
+ * The lobby rule = the access rule (table.access.ts) without an invite token: public tables for everybody, a
+ * private table for its members, invitees and admitted players (not for admins: the lobby lists tables to join,
+ * and its live deltas go to the audience below).
+ */
 export function canSeeInLobby(rec: TableRecord, userId: string | null): boolean {
-  if (!isPrivate(rec)) return true;
-  if (userId === null) return false;
-  return isMember(rec, userId) || invitationFor(rec, userId) !== null;
+  return mayAccess({ kind: 'open', rec }, { userId });
 }
 
 /** Users for whom a private table is listed (the per-user `games_updated` fan-out). */
@@ -37,6 +40,7 @@ export function lobbyAudience(rec: TableRecord): string[] {
   for (const s of rec.seats) if (s && s.kind === 'human') ids.add(s.userId);
   for (const s of rec.spectators) ids.add(s.userId);
   for (const i of rec.invitations ?? []) ids.add(i.userId);
+  for (const u of rec.admitted ?? []) if (!isRemoved(rec, u)) ids.add(u);
   return [...ids];
 }
 
@@ -47,10 +51,9 @@ export function tokenMatches(rec: TableRecord, offered: unknown): boolean {
   return timingSafeEqual(Buffer.from(offered), Buffer.from(current));
 }
 
-/** Whether the user may enter (sit or watch) the table, optionally with an offered invite token. */
+/** Whether the user may enter (sit or watch) the table, optionally with an offered invite token (the access rule). */
 export function mayEnter(rec: TableRecord, userId: string, token?: unknown): boolean {
-  if (!isPrivate(rec)) return true;
-  return isMember(rec, userId) || invitationFor(rec, userId) !== null || (rec.admitted ?? []).includes(userId) || tokenMatches(rec, token);
+  return mayAccess({ kind: 'open', rec }, { userId, invite: token });
 }
 
 /** Seats held for invitees at `now` (WAITING tables only): seat → the invitee's userId. */

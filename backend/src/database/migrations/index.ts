@@ -6,6 +6,7 @@ import { GameHistory1764200000000 } from './1764200000000-game-history';
 import { LeanTableEvents1764400000000 } from './1764400000000-lean-table-events';
 import { TableOwnership1764500000000 } from './1764500000000-table-ownership';
 import { DiscordLoginStates1764600000000 } from './1764600000000-discord-login-states';
+import { ReplayShares1764700000000 } from './1764700000000-replay-shares';
 
 /**
  * Every migration, in order. Other modules (games) append their migration classes here; names must carry
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   LeanTableEvents1764400000000,
   TableOwnership1764500000000,
   DiscordLoginStates1764600000000,
+  ReplayShares1764700000000,
 ];

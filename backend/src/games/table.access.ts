@@ -1,0 +1,137 @@
+/**
+ * Who may see a private table, its chat, its hand history, its replay and its place in a game list (issue #24,
+ * ruling 15). One rule, the same for every status and every route (HTTP view, socket join, lobby lists, replays,
+ * history lists):
+ *
+ * - a public table or game: everybody;
+ * - an admin: always;
+ * - a private table while open (WAITING, playing, COMPLETED result): its members (seated humans, spectators),
+ *   admitted players, pending invitees and holders of the current invite token — unless the host removed them;
+ * - a private table once CLOSED, and a finished private game: only the players who sat at it (the humans of its
+ *   finished games, from `game_record_players`, plus the participants still on the closed record).
+ *
+ * `mayAccess` is pure; `TableAccess` gathers the database facts it needs (the admin role, the players of finished
+ * games) only when the pure part has not already allowed the viewer, so public tables cost no query.
+ */
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { UsersService } from '../users/users.service';
+import { isHuman, TableError, TableRecord } from './table';
+import { invitationFor, isMember, tokenMatches } from './visibility';
+
+/** The refusals of the access rule (HTTP 403 / socket `{ ok:false, message }`). */
+export const ACCESS_ERRORS = {
+  /** A private table that is open: the viewer needs an invitation. */
+  PRIVATE_TABLE: 'This table is private: you need an invitation',
+  /** A private game that has ended: only its players (and admins, and share-link holders for its replay). */
+  PRIVATE_GAME: 'This game is private: only its players can see it',
+  /** The host removed the user from the table; a new in-app invitation from the host lifts it. */
+  REMOVED: 'The host removed you from this table',
+} as const;
+
+/** Who is asking. `invite`: the invite token offered with the request, if any. */
+export interface Viewer {
+  userId: string | null;
+  admin?: boolean;
+  invite?: unknown;
+}
+
+/**
+ * What is asked for: an open table (its live record), or a table/game after it ended (`players`: who sat at it).
+ */
+export type AccessSubject =
+  | { kind: 'open'; rec: TableRecord }
+  | { kind: 'ended'; private: boolean; players: ReadonlySet<string> };
+
+/** The subject of a table record: open while not CLOSED; a CLOSED record with the players who sat at it. */
+export function subjectOf(rec: TableRecord, finishedPlayers: Iterable<string> = []): AccessSubject {
+  if (rec.status !== 'CLOSED') return { kind: 'open', rec };
+  return { kind: 'ended', private: rec.private === true, players: playersOfClosed(rec, finishedPlayers) };
+}
+
+/** The humans who sat at a closed table: its finished games' players, its last participants, whoever is still seated. */
+export function playersOfClosed(rec: TableRecord, finishedPlayers: Iterable<string>): Set<string> {
+  const out = new Set(finishedPlayers);
+  for (const p of rec.participants) out.add(p.userId);
+  for (const s of rec.seats) if (isHuman(s)) out.add(s.userId);
+  return out;
+}
+
+/** Whether the host removed the user (and has not invited them again since). */
+export function isRemoved(rec: TableRecord, userId: string): boolean {
+  return (rec.removed ?? []).includes(userId);
+}
+
+/** THE rule. */
+export function mayAccess(subject: AccessSubject, viewer: Viewer): boolean {
+  if (subject.kind === 'open' ? subject.rec.private !== true : !subject.private) return true;
+  if (viewer.admin === true) return true;
+  const userId = viewer.userId;
+  if (userId === null) return false;
+  if (subject.kind === 'ended') return subject.players.has(userId);
+  const rec = subject.rec;
+  if (isMember(rec, userId) || invitationFor(rec, userId) !== null) return true;
+  if (isRemoved(rec, userId)) return false;
+  return (rec.admitted ?? []).includes(userId) || tokenMatches(rec, viewer.invite);
+}
+
+/** The refusal for a viewer `mayAccess` turned down. */
+export function refusalOf(subject: AccessSubject, viewer: Viewer): TableError {
+  if (subject.kind === 'ended') return new TableError(ACCESS_ERRORS.PRIVATE_GAME, 403);
+  if (viewer.userId !== null && isRemoved(subject.rec, viewer.userId)) return new TableError(ACCESS_ERRORS.REMOVED, 403);
+  return new TableError(ACCESS_ERRORS.PRIVATE_TABLE, 403);
+}
+
+/** Throws the refusal unless `viewer` may enter/see the open table (pure: for command bodies inside a table's queue). */
+export function assertOpenAccess(rec: TableRecord, viewer: Viewer): void {
+  const subject: AccessSubject = { kind: 'open', rec };
+  if (!mayAccess(subject, viewer)) throw refusalOf(subject, viewer);
+}
+
+/** The database facts of the rule: the admin role and the players of finished games. */
+@Injectable()
+export class TableAccess {
+  constructor(
+    private readonly users: UsersService,
+    private readonly ds: DataSource,
+  ) {}
+
+  isAdmin(userId: string | null): Promise<boolean> {
+    return userId === null ? Promise.resolve(false) : this.users.isAdmin(userId);
+  }
+
+  /** The humans of the table's finished games (every game number), or of one game. */
+  async players(gameId: string, gameNumber?: number): Promise<Set<string>> {
+    const rows: { user_id: string }[] =
+      gameNumber === undefined
+        ? await this.ds.query(`SELECT DISTINCT user_id FROM game_record_players WHERE game_id = $1`, [gameId])
+        : await this.ds.query(`SELECT user_id FROM game_record_players WHERE game_id = $1 AND game_number = $2`, [gameId, gameNumber]);
+    return new Set(rows.map((r) => r.user_id));
+  }
+
+  /**
+   * The viewer with the admin role resolved only when the table's record alone would refuse them: read before a
+   * command is queued, so a refused caller's query never holds up the table's queue.
+   */
+  async viewerFor(rec: TableRecord, userId: string, invite?: unknown): Promise<Viewer> {
+    const viewer: Viewer = { userId, invite };
+    if (mayAccess(subjectOf(rec), viewer)) return viewer;
+    return { ...viewer, admin: await this.isAdmin(userId) };
+  }
+
+  /** Throws the refusal unless `viewer` may see the table (open or closed). Queries only when the record alone does not allow. */
+  async assertTable(rec: TableRecord, viewer: Viewer): Promise<void> {
+    const quick = subjectOf(rec);
+    if (mayAccess(quick, viewer)) return;
+    const admin = await this.isAdmin(viewer.userId);
+    const subject = rec.status === 'CLOSED' ? subjectOf(rec, await this.players(rec.id)) : quick;
+    if (!mayAccess(subject, { ...viewer, admin })) throw refusalOf(subject, viewer);
+  }
+
+  /** Whether `viewer` may see a finished game (replay, history item); `players`: who sat at it. */
+  async mayAccessGame(priv: boolean, players: ReadonlySet<string>, viewer: Viewer): Promise<boolean> {
+    const subject: AccessSubject = { kind: 'ended', private: priv, players };
+    if (mayAccess(subject, viewer)) return true;
+    return mayAccess(subject, { ...viewer, admin: await this.isAdmin(viewer.userId) });
+  }
+}
