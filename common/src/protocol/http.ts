@@ -1,6 +1,7 @@
 /**
  * HTTP contracts (spec §7). Every error response is `{ message: string }` with a 4xx/5xx status.
  */
+import { checkLineText, nameKey, normalizeName } from './text';
 
 export interface ErrorResponse {
   message: string;
@@ -50,6 +51,22 @@ export type ProfileResponse = User;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,20}$/;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
+export const USERNAME_MESSAGE = 'username must be 3–20 characters: letters, digits, _ or -';
+/** A name whose look-alike key (`nameKey`) is another account's: refused on register and rename. */
+export const USERNAME_TAKEN_MESSAGE = 'That username is already taken (or looks too much like one that is)';
+
+/**
+ * A username as stored, and its look-alike key: normalized (`normalizeName`: NFKC, zero-width stripped), refused
+ * with the text rule it breaks (bidi, control, lone surrogate) or when it does not match USERNAME_PATTERN.
+ */
+export function checkUsername(input: unknown): { ok: true; username: string; key: string } | { ok: false; message: string } {
+  if (typeof input !== 'string') return { ok: false, message: 'username must be a string' };
+  const checked = checkLineText(input, 'username');
+  if (!checked.ok) return { ok: false, message: checked.message };
+  const username = normalizeName(checked.text);
+  if (!USERNAME_PATTERN.test(username)) return { ok: false, message: USERNAME_MESSAGE };
+  return { ok: true, username, key: nameKey(username) };
+}
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const EMAIL_MAX = 254;
