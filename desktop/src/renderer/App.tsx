@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useParams, useSearchParams } from 'react-router';
 import { useSession } from './session/session';
 import { LoadingScreen } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
@@ -27,6 +27,17 @@ function RequireAuth({ children }: { children: ReactNode }) {
     return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   }
   return <>{children}</>;
+}
+
+/** A replay needs a signed-in user, except through a share link (`?share=`, issue #24): that one replay for anyone. */
+function ReplayRoute() {
+  const [params] = useSearchParams();
+  const page = (
+    <Suspense fallback={<LoadingScreen text="Loading the replay…" />}>
+      <ReplayPage />
+    </Suspense>
+  );
+  return params.get('share') ? page : <RequireAuth>{page}</RequireAuth>;
 }
 
 /** Clarification 7: /game/:id redirects to /table/:id. */
@@ -57,16 +68,7 @@ export function AppRoutes() {
           </RequireAuth>
         }
       />
-      <Route
-        path="/replay/:id"
-        element={
-          <RequireAuth>
-            <Suspense fallback={<LoadingScreen text="Loading the replay…" />}>
-              <ReplayPage />
-            </Suspense>
-          </RequireAuth>
-        }
-      />
+      <Route path="/replay/:id" element={<ReplayRoute />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

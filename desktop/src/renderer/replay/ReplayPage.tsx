@@ -29,6 +29,8 @@ import { formatCoins, toListItemRules, verifyDeal, type Card, type GameReplay, t
 import { api, ApiError, errorText } from '../lib/api';
 import { modeBadge } from '../lib/types';
 import { LoadingScreen, Logo, useNotify } from '../components/ui';
+import { useSession } from '../session/session';
+import { ShareLinks } from './ShareLinks';
 import { TrickArea } from '../table/TrickArea';
 import { ScoreBoard } from '../table/ScoreBoard';
 import { SeatBadge } from '../table/Seat';
@@ -58,10 +60,18 @@ export function ReplayPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
   const game = params.get('game');
+  // a share link (issue #24): that one replay, signed in or not
+  const share = params.get('share');
+  const me = useSession().user?.id ?? null;
   const navigate = useNavigate();
   const q = useQuery({
-    queryKey: ['replay', id, game],
-    queryFn: () => api.get<unknown>(`/api/games/${encodeURIComponent(id)}/replay${game ? `?game=${encodeURIComponent(game)}` : ''}`),
+    queryKey: ['replay', id, game, share],
+    queryFn: () =>
+      api.get<unknown>(
+        share
+          ? `/api/shared-replays/${encodeURIComponent(id)}?share=${encodeURIComponent(share)}`
+          : `/api/games/${encodeURIComponent(id)}/replay${game ? `?game=${encodeURIComponent(game)}` : ''}`,
+      ),
     retry: false,
     staleTime: Infinity,
   });
@@ -79,10 +89,11 @@ export function ReplayPage() {
       </div>
     );
   }
-  return <ReplayViewer timeline={timeline} />;
+  return <ReplayViewer timeline={timeline} me={me} shared={!!share} />;
 }
 
-export function ReplayViewer({ timeline: t }: { timeline: ReplayTimeline }) {
+/** `me`: the signed-in user (a player of a private game may share it); `shared`: opened through a share link. */
+export function ReplayViewer({ timeline: t, me = null, shared = false }: { timeline: ReplayTimeline; me?: string | null; shared?: boolean }) {
   const doc = t.doc;
   const notify = useNotify();
   const [pos, setPos] = useState(() => t.handStarts[0] ?? 0);
@@ -128,7 +139,8 @@ export function ReplayViewer({ timeline: t }: { timeline: ReplayTimeline }) {
 
   const download = async () => {
     try {
-      const body = await api.get<unknown>(`/api/games/${encodeURIComponent(doc.gameId)}/replay?game=${doc.gameNumber}&download=1`);
+      // through a share link the document at hand is the download (the signed-in route is not open to its holder)
+      const body = shared ? doc : await api.get<unknown>(`/api/games/${encodeURIComponent(doc.gameId)}/replay?game=${doc.gameNumber}&download=1`);
       const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }));
       const a = document.createElement('a');
       a.href = url;
@@ -257,6 +269,7 @@ export function ReplayViewer({ timeline: t }: { timeline: ReplayTimeline }) {
           </div>
         </main>
         <aside className="replay-side" aria-label="Score sheet and deal verification">
+          {!shared && doc.private && me !== null && doc.players.some((p) => p.userId === me) && <ShareLinks gameId={doc.gameId} gameNumber={doc.gameNumber} />}
           {frame.hand && <HandPanel hand={frame.hand} doc={doc} />}
           <ScoreSheet doc={doc} current={frame.handNumber} onPick={goHand} />
           <ResultBox doc={doc} />

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { ToastProvider } from '../components/ui';
@@ -7,13 +7,13 @@ import { ReplayViewer } from '../replay/ReplayPage';
 import { buildTimeline } from '../replay/replay-model';
 import { replayFixture } from '../replay/replay-fixture';
 
-function setup(tamper?: (d: ReturnType<typeof replayFixture>) => void) {
+function setup(tamper?: (d: ReturnType<typeof replayFixture>) => void, viewer: { me?: string | null; shared?: boolean } = {}) {
   const doc = replayFixture(5);
   tamper?.(doc);
   render(
     <MemoryRouter>
       <ToastProvider>
-        <ReplayViewer timeline={buildTimeline(doc)} />
+        <ReplayViewer timeline={buildTimeline(doc)} me={viewer.me} shared={viewer.shared} />
       </ToastProvider>
     </MemoryRouter>,
   );
@@ -71,4 +71,45 @@ describe('ReplayViewer', () => {
     expect(v).toHaveTextContent('Mismatch: the seed does not match the commitment.');
     expect(v.querySelectorAll('.verify-line.bad')).toHaveLength(1);
   }, 30_000);
+
+  describe('share links (issue #24)', () => {
+    afterEach(() => vi.restoreAllMocks());
+    const priv = (d: ReturnType<typeof replayFixture>) => {
+      d.private = true;
+    };
+
+    it('a player of a private game makes a link (copied), sees it and revokes it', async () => {
+      const link = { id: '11111111-1111-4111-8111-111111111111', gameId: 'g', gameNumber: 1, createdAt: '2026-11-26T21:00:00.000Z', token: 't.s', url: 'https://spades.test/replay/g?game=1&share=t.s' };
+      const calls: string[] = [];
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+        const method = init?.method ?? 'GET';
+        calls.push(`${method} ${new URL(String(input), 'http://x').pathname}`);
+        const body = method === 'GET' ? [] : method === 'POST' ? link : { success: true };
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      });
+      const { doc, user } = setup(priv, { me: 'u0' });
+      // (user-event installs its own clipboard at setup)
+      const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+      const path = `/api/games/${doc.gameId}/replay/shares`;
+      await user.click(screen.getByRole('button', { name: 'Share link' }));
+      await waitFor(() => expect(writeText).toHaveBeenCalledWith(link.url));
+      expect(calls).toEqual([`GET ${path}`, `POST ${path}`]);
+      await user.click(within(screen.getByRole('list', { name: 'Your share links' })).getByRole('button', { name: 'Revoke this share link' }));
+      await waitFor(() => expect(screen.queryByRole('list', { name: 'Your share links' })).toBeNull());
+      expect(calls.at(-1)).toBe(`DELETE ${path}/${link.id}`);
+    });
+
+    it('not for a public game', () => {
+      setup(undefined, { me: 'u0' });
+      expect(screen.queryByRole('region', { name: 'Share links' })).toBeNull();
+    });
+    it('not for a non-player', () => {
+      setup(priv, { me: 'someone-else' });
+      expect(screen.queryByRole('region', { name: 'Share links' })).toBeNull();
+    });
+    it('not through a share link', () => {
+      setup(priv, { me: 'u0', shared: true });
+      expect(screen.queryByRole('region', { name: 'Share links' })).toBeNull();
+    });
+  });
 });
