@@ -24,6 +24,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { GamesConfig } from './games.config';
 import { pickBot } from './bots';
 import { invitationFor, isPrivate, reservedSeats } from './visibility';
+import { ACCESS_ERRORS } from './table.access';
 
 export type TableStatus = 'WAITING' | 'BIDDING' | 'PLAYING' | 'HAND_COMPLETED' | 'COMPLETED' | 'CLOSED';
 
@@ -551,7 +552,8 @@ export class TableMachine {
     rec.removed = [...(rec.removed ?? []).filter((u) => u !== userId), userId];
     rec.playAgain = rec.playAgain.filter((u) => u !== userId);
     rec.handAcks = rec.handAcks.filter((u) => u !== userId);
-    if (inv) fx.direct.push({ userId, event: 'game_invitation_cancelled', payload: { gameId: rec.id, reason: 'The host removed you from this table' } });
+    if (inv) fx.direct.push({ userId, event: 'game_invitation_cancelled', payload: { gameId: rec.id, reason: ACCESS_ERRORS.REMOVED } });
+    fx.direct.push({ userId, event: 'removed_from_table', payload: { gameId: rec.id, reason: ACCESS_ERRORS.REMOVED } });
     if (seat !== null || watcher) fx.removedUsers.push(userId);
     fx.lobby = true;
     this.postSystem(rec, fx, `${name} was removed from the table by the host.`);

@@ -226,6 +226,10 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, {})).status).toBe(400);
     expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: guest.id })).status).toBe(200);
     expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.outsider.id })).status).toBe(200);
+    // each is told (the client leaves the table page with this message)
+    for (const c of [guest, v.outsider]) {
+      await c.waitFor(() => c.events('removed_from_table').some((p: any) => p.gameId === table && p.reason === 'The host removed you from this table'), 5000, 'removed_from_table');
+    }
     const after = (await storedTable(t, table)).snapshot;
     expect(after.seats.map((s: any) => s?.userId ?? null)).toEqual([host.id, null, null, null]);
     expect(after.spectators).toEqual([]);

@@ -142,6 +142,8 @@ export interface ServerToClientEvents {
   game_invitation_cancelled: (payload: InvitationCancelled) => void;
   /** To the inviter: the invitee declined. */
   invitation_declined: (payload: InvitationDeclined) => void;
+  /** Issue #24: the host removed you from a table before its start (`reason`: what to show). */
+  removed_from_table: (payload: InvitationCancelled) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

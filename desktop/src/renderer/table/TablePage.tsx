@@ -268,6 +268,11 @@ export function TablePage() {
     if (typeof p?.reason === 'string' && p.reason) notify(`The table was closed: ${p.reason}.`);
     navigate('/', { replace: true });
   });
+  useSocketEvent('removed_from_table', (p) => {
+    if (!mine(p)) return;
+    notify(p.reason);
+    navigate('/', { replace: true });
+  });
   useSocketEvent('chat_message', (p) => {
     if (!mine(p)) return;
     const m = normalizeChat(p.message ?? p);
@@ -451,6 +456,16 @@ export function TablePage() {
       accept(res, 'http');
     } catch {
       notify('Failed to invite bot');
+    }
+  };
+
+  /** Host, before the start (issue #24): the player loses their seat or place and their admission to the table. */
+  const removePlayer = async (userId: string, username: string) => {
+    try {
+      await api.post(`/api/games/${encodeURIComponent(gameId)}/remove-player`, { userId });
+      notify(`${username} was removed from the table`);
+    } catch (e) {
+      notify(errorText(e, 'Failed to remove the player'));
     }
   };
 
@@ -677,6 +692,11 @@ export function TablePage() {
                     <SpectatorEye />
                   ) : (
                     <span className={`dot team-${seatColor(table.gameMode, p.seat)}`} aria-label={`Seat ${p.seat + 1}`} />
+                  )}
+                  {isHost && table.status === 'WAITING' && !p.bot && p.id !== user?.id && (
+                    <button type="button" className="link-danger" onClick={() => void removePlayer(p.id, p.username)} aria-label={`Remove ${p.username} from the table`}>
+                      Remove
+                    </button>
                   )}
                 </span>
               </li>

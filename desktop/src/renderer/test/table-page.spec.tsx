@@ -145,6 +145,43 @@ describe('waiting room', () => {
   });
 });
 
+describe('the host removes a player before the start (issue #24)', () => {
+  const openPlayers = async () => {
+    const tab = screen.getByRole('tab', { name: /Players/ });
+    fireEvent.mouseDown(tab);
+    fireEvent.click(tab);
+    await settle();
+  };
+
+  it('offers Remove to the host for every other human, posts it, and not once the game runs', async () => {
+    renderTable(tableView({ players: [0, 1, 2, 3].map((i) => ({ id: `u${i}`, username: `P${i}`, name: `P${i}`, avatar: null, image: null, type: i === 3 ? 'bot' : 'human', position: i, team: 1, tricks: 0, bid: null, blind: false, handCount: 0, isDealer: false, hand: null, timeouts: 0 })) }), 0);
+    await settle();
+    await openPlayers();
+    expect(screen.queryByRole('button', { name: 'Remove P0 from the table' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove P3 from the table' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove P1 from the table' }));
+    await settle();
+    const call = vi.mocked(globalThis.fetch).mock.calls.find(([u]) => String(u).endsWith('/api/games/g1/remove-player'));
+    expect(call?.[1]).toMatchObject({ method: 'POST', body: JSON.stringify({ userId: 'u1' }) });
+  });
+
+  it('no Remove for a guest', async () => {
+    renderTable(tableView({ mySeat: 1 }), 1);
+    await settle();
+    await openPlayers();
+    expect(screen.queryByRole('button', { name: /^Remove P/ })).toBeNull();
+  });
+
+  it('the removed player is told and sent to the lobby', async () => {
+    const h = renderTable(tableView({ mySeat: 1 }), 1);
+    await settle();
+    act(() => h.socket.serve('removed_from_table', { gameId: 'g1', reason: 'The host removed you from this table' }));
+    await settle();
+    expect(screen.getByText('lobby')).toBeInTheDocument();
+    expect(screen.getByText('The host removed you from this table')).toBeInTheDocument();
+  });
+});
+
 describe('rotate overlay (spec §2: whenever the window is taller than wide)', () => {
   const size = (w: number, hgt: number) => {
     Object.defineProperty(window, 'innerWidth', { value: w, configurable: true });
