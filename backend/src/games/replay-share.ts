@@ -5,7 +5,19 @@
  * nothing secret is stored, a forged or altered token fails the constant-time comparison, and revoking the row
  * (`revoked_at`) ends the link.
  */
-import { Body, Controller, Delete, Get, HttpCode, Injectable, NotFoundException, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Injectable,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { GameReplay } from '@spades/common';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -94,7 +106,8 @@ export class ReplayShares {
     const n = game === undefined || game === null || game === '' ? null : intParam(game, 1, 1, 1_000_000, 'game');
     const g = await this.history.finishedGame(gameId, n);
     if (!g) throw new NotFoundException(SHARE_ERRORS.NO_GAME);
-    if (!(await this.access.players(gameId, g.gameNumber)).has(userId)) throw new TableError(SHARE_ERRORS.NOT_A_PLAYER, 403);
+    if (!(await this.access.players(gameId, g.gameNumber)).has(userId))
+      throw new TableError(SHARE_ERRORS.NOT_A_PLAYER, 403);
     return g.gameNumber;
   }
 
@@ -135,7 +148,8 @@ export class ReplayShares {
     const id = this.verify(token);
     if (!id) throw new TableError(SHARE_ERRORS.INVALID, 403);
     const [row]: ShareRow[] = await this.ds.query(`SELECT * FROM replay_shares WHERE id = $1`, [id]);
-    if (!row || row.revoked_at !== null || row.game_id !== gameId.toLowerCase()) throw new TableError(SHARE_ERRORS.INVALID, 403);
+    if (!row || row.revoked_at !== null || row.game_id !== gameId.toLowerCase())
+      throw new TableError(SHARE_ERRORS.INVALID, 403);
     return this.history.sharedReplay(row.game_id, row.game_number);
   }
 }

@@ -16,7 +16,18 @@ function privateTable(): TableRecord {
   rec.spectators = [user('watcher')];
   rec.admitted = [host.userId, 'u-seated', 'u-watcher', 'u-former', 'u-removed'];
   rec.removed = ['u-removed'];
-  rec.invitations = [{ userId: 'u-invitee', username: 'invitee', fromId: host.userId, fromName: 'host', fromAvatar: null, createdAt: 0, seat: null, reservedUntil: null }];
+  rec.invitations = [
+    {
+      userId: 'u-invitee',
+      username: 'invitee',
+      fromId: host.userId,
+      fromName: 'host',
+      fromAvatar: null,
+      createdAt: 0,
+      seat: null,
+      reservedUntil: null,
+    },
+  ];
   rec.inviteToken = 'current-token-current-tok';
   return rec;
 }
@@ -52,7 +63,8 @@ describe('mayAccess', () => {
     rec.seats = [null, null, null, null];
     rec.spectators = [];
     const s = subjectOf(rec, ['u-player']);
-    for (const id of [host.userId, 'u-seated', 'u-watcher', 'u-invitee', 'u-former', 'u-outsider']) expect([id, mayAccess(s, v(id))]).toEqual([id, false]);
+    for (const id of [host.userId, 'u-seated', 'u-watcher', 'u-invitee', 'u-former', 'u-outsider'])
+      expect([id, mayAccess(s, v(id))]).toEqual([id, false]);
     expect(mayAccess(s, v('u-outsider', { invite: 'current-token-current-tok' }))).toBe(false);
     expect(mayAccess(s, v('u-player'))).toBe(true);
     expect(mayAccess(s, v('u-outsider', { admin: true }))).toBe(true);

@@ -40,8 +40,7 @@ export interface Viewer {
  * What is asked for: an open table (its live record), or a table/game after it ended (`players`: who sat at it).
  */
 export type AccessSubject =
-  | { kind: 'open'; rec: TableRecord }
-  | { kind: 'ended'; private: boolean; players: ReadonlySet<string> };
+  { kind: 'open'; rec: TableRecord } | { kind: 'ended'; private: boolean; players: ReadonlySet<string> };
 
 /** The subject of a table record: open while not CLOSED; a CLOSED record with the players who sat at it. */
 export function subjectOf(rec: TableRecord, finishedPlayers: Iterable<string> = []): AccessSubject {
@@ -78,7 +77,8 @@ export function mayAccess(subject: AccessSubject, viewer: Viewer): boolean {
 /** The refusal for a viewer `mayAccess` turned down. */
 export function refusalOf(subject: AccessSubject, viewer: Viewer): TableError {
   if (subject.kind === 'ended') return new TableError(ACCESS_ERRORS.PRIVATE_GAME, 403);
-  if (viewer.userId !== null && isRemoved(subject.rec, viewer.userId)) return new TableError(ACCESS_ERRORS.REMOVED, 403);
+  if (viewer.userId !== null && isRemoved(subject.rec, viewer.userId))
+    return new TableError(ACCESS_ERRORS.REMOVED, 403);
   return new TableError(ACCESS_ERRORS.PRIVATE_TABLE, 403);
 }
 
@@ -105,7 +105,10 @@ export class TableAccess {
     const rows: { user_id: string }[] =
       gameNumber === undefined
         ? await this.ds.query(`SELECT DISTINCT user_id FROM game_record_players WHERE game_id = $1`, [gameId])
-        : await this.ds.query(`SELECT user_id FROM game_record_players WHERE game_id = $1 AND game_number = $2`, [gameId, gameNumber]);
+        : await this.ds.query(`SELECT user_id FROM game_record_players WHERE game_id = $1 AND game_number = $2`, [
+            gameId,
+            gameNumber,
+          ]);
     return new Set(rows.map((r) => r.user_id));
   }
 

@@ -25,10 +25,27 @@ const ENDED: Viewer[] = ['participant', 'admin'];
  * Who gets the table's data, per status and route. `replay` is the HTTP status per viewer (404: no finished game
  * yet, 403 in progress / private, 200 the document). `socket` at CLOSED: nobody (a closed table cannot be joined).
  */
-const EXPECTED: Record<Status, { list: Viewer[]; lobby: Viewer[]; view: Viewer[]; socket: Viewer[]; history: Viewer[]; replay: (v: Viewer) => number }> = {
+const EXPECTED: Record<
+  Status,
+  {
+    list: Viewer[];
+    lobby: Viewer[];
+    view: Viewer[];
+    socket: Viewer[];
+    history: Viewer[];
+    replay: (v: Viewer) => number;
+  }
+> = {
   waiting: { list: LOBBY, lobby: LOBBY, view: OPEN, socket: OPEN, history: [], replay: () => 404 },
   playing: { list: LOBBY, lobby: LOBBY, view: OPEN, socket: OPEN, history: [], replay: () => 403 },
-  closed: { list: [], lobby: [], view: ENDED, socket: [], history: ENDED, replay: (v) => (ENDED.includes(v) ? 200 : 403) },
+  closed: {
+    list: [],
+    lobby: [],
+    view: ENDED,
+    socket: [],
+    history: ENDED,
+    replay: (v) => (ENDED.includes(v) ? 200 : 403),
+  },
 };
 
 const DBS: [string, { embedded?: boolean }][] = usingEmbedded()
@@ -63,7 +80,10 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     const before = c.events('games_updated').length;
     expect((await c.emit('watch_lobby', {})).ok).toBe(true);
     await c.waitFor(() => c.events('games_updated').length > before, 5000, 'games_updated');
-    return c.events('games_updated').at(-1).some((g: any) => g.id === gameId);
+    return c
+      .events('games_updated')
+      .at(-1)
+      .some((g: any) => g.id === gameId);
   };
 
   it('every route × status × viewer follows the one rule; share links; removing an admitted player', async () => {
@@ -98,7 +118,10 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     const seated = (c: Client) => c === v.participant;
     const members = async () => {
       const s = (await storedTable(t, gameId)).snapshot;
-      return new Set<string>([...s.seats.filter((o: any) => o?.kind === 'human').map((o: any) => o.userId), ...s.spectators.map((o: any) => o.userId)]);
+      return new Set<string>([
+        ...s.seats.filter((o: any) => o?.kind === 'human').map((o: any) => o.userId),
+        ...s.spectators.map((o: any) => o.userId),
+      ]);
     };
 
     const check = async (status: Status) => {
@@ -129,7 +152,12 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
           got.socket.push(name);
           if (!wasMember) expect((await c.emit('leave_game', { gameId })).ok).toBe(true);
         } else {
-          expect(c.events('game_update').slice(updates).some((u: any) => u.id === gameId)).toBe(false);
+          expect(
+            c
+              .events('game_update')
+              .slice(updates)
+              .some((u: any) => u.id === gameId),
+          ).toBe(false);
           expect((await members()).has(c.id)).toBe(wasMember);
         }
         const replay = await c.http(t.url, 'GET', `/api/games/${gameId}/replay`);
@@ -141,7 +169,15 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
         if (hist.body.items.some((g: any) => g.gameId === gameId)) got.history.push(name);
         expect(hist.body.total).toBe(hist.body.items.length);
       }
-      expect({ status, list: got.list, lobby: got.lobby, view: got.view, socket: got.socket, history: got.history, replay: replayCodes }).toEqual({
+      expect({
+        status,
+        list: got.list,
+        lobby: got.lobby,
+        view: got.view,
+        socket: got.socket,
+        history: got.history,
+        replay: replayCodes,
+      }).toEqual({
         status,
         list: exp.list,
         lobby: exp.lobby,
@@ -154,7 +190,8 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
 
     await check('waiting');
 
-    for (const s of [2, 3]) expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    for (const s of [2, 3])
+      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
     expect((await host.emit('start_game', { gameId })).ok).toBe(true);
     await host.waitFor(() => host.view?.status === 'BIDDING' || host.view?.status === 'PLAYING', 10000, 'game running');
     await check('playing');
@@ -168,17 +205,27 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     expect((await storedTable(t, gameId)).snapshot.status).toBe('CLOSED');
     await check('closed');
     // the host sat at it too: the participant sees it in the host's list, an outsider does not
-    expect((await v.participant.http(t.url, 'GET', `/api/users/${host.id}/games`)).body.items.map((g: any) => g.gameId)).toContain(gameId);
-    expect((await v.outsider.http(t.url, 'GET', `/api/users/${host.id}/games`)).body).toMatchObject({ items: [], total: 0 });
+    expect(
+      (await v.participant.http(t.url, 'GET', `/api/users/${host.id}/games`)).body.items.map((g: any) => g.gameId),
+    ).toContain(gameId);
+    expect((await v.outsider.http(t.url, 'GET', `/api/users/${host.id}/games`)).body).toMatchObject({
+      items: [],
+      total: 0,
+    });
 
     // ------------------------------------------------------------------ share links (ruling 15)
     const outsiderShare = await v.outsider.http(t.url, 'POST', `/api/games/${gameId}/replay/shares`, {});
     expect(outsiderShare.status).toBe(403);
     expect((await v.former.http(t.url, 'POST', `/api/games/${gameId}/replay/shares`, {})).status).toBe(403);
     const share = (await v.participant.http(t.url, 'POST', `/api/games/${gameId}/replay/shares`, {})).body;
-    expect(share).toMatchObject({ gameId, gameNumber: 1, token: expect.stringMatching(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/) });
+    expect(share).toMatchObject({
+      gameId,
+      gameNumber: 1,
+      token: expect.stringMatching(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/),
+    });
     expect(share.url).toContain(`/replay/${gameId}?game=1&share=`);
-    const shared = (tok: string, id = gameId) => fetch(`${t.url}/api/shared-replays/${id}?share=${encodeURIComponent(tok)}`);
+    const shared = (tok: string, id = gameId) =>
+      fetch(`${t.url}/api/shared-replays/${id}?share=${encodeURIComponent(tok)}`);
     // without signing in: the replay document
     const anon = await shared(share.token);
     expect(anon.status).toBe(200);
@@ -203,11 +250,15 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     expect((await v.outsider.http(t.url, 'GET', `/api/games/${gameId}?invite=${share.token}`)).status).toBe(403);
     expect((await v.outsider.http(t.url, 'GET', `/api/games/${gameId}/replay?share=${share.token}`)).status).toBe(403);
     // listed for its maker only; revoked by its maker only
-    expect((await v.participant.http(t.url, 'GET', `/api/games/${gameId}/replay/shares`)).body.map((s: any) => s.id)).toEqual([share.id]);
+    expect(
+      (await v.participant.http(t.url, 'GET', `/api/games/${gameId}/replay/shares`)).body.map((s: any) => s.id),
+    ).toEqual([share.id]);
     expect((await host.http(t.url, 'GET', `/api/games/${gameId}/replay/shares`)).body).toEqual([]);
     expect((await host.http(t.url, 'DELETE', `/api/games/${gameId}/replay/shares/${share.id}`)).status).toBe(404);
     expect((await shared(share.token)).status).toBe(200);
-    expect((await v.participant.http(t.url, 'DELETE', `/api/games/${gameId}/replay/shares/${share.id}`)).status).toBe(200);
+    expect((await v.participant.http(t.url, 'DELETE', `/api/games/${gameId}/replay/shares/${share.id}`)).status).toBe(
+      200,
+    );
     expect((await shared(share.token)).status).toBe(403);
     expect((await v.participant.http(t.url, 'GET', `/api/games/${gameId}/replay/shares`)).body).toEqual([]);
     await host.emit('leave_game', { gameId: otherGame });
@@ -218,17 +269,34 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     const link = (await host.http(t.url, 'GET', `/api/games/${table}/invite-link`)).body.token;
     const guest = v.former;
     expect(await guest.emit('join_game', { gameId: table, invite: link })).toMatchObject({ ok: true, seat: 1 });
-    expect(await v.outsider.emit('join_game_as_spectator', { gameId: table, invite: link })).toMatchObject({ ok: true });
+    expect(await v.outsider.emit('join_game_as_spectator', { gameId: table, invite: link })).toMatchObject({
+      ok: true,
+    });
     // only the host, only someone at the table, not themselves
-    expect((await guest.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.outsider.id })).status).toBe(403);
-    expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.admin.id })).status).toBe(404);
+    expect(
+      (await guest.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.outsider.id })).status,
+    ).toBe(403);
+    expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.admin.id })).status).toBe(
+      404,
+    );
     expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: host.id })).status).toBe(400);
     expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, {})).status).toBe(400);
-    expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: guest.id })).status).toBe(200);
-    expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.outsider.id })).status).toBe(200);
+    expect((await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: guest.id })).status).toBe(
+      200,
+    );
+    expect(
+      (await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: v.outsider.id })).status,
+    ).toBe(200);
     // each is told (the client leaves the table page with this message)
     for (const c of [guest, v.outsider]) {
-      await c.waitFor(() => c.events('removed_from_table').some((p: any) => p.gameId === table && p.reason === 'The host removed you from this table'), 5000, 'removed_from_table');
+      await c.waitFor(
+        () =>
+          c
+            .events('removed_from_table')
+            .some((p: any) => p.gameId === table && p.reason === 'The host removed you from this table'),
+        5000,
+        'removed_from_table',
+      );
     }
     const after = (await storedTable(t, table)).snapshot;
     expect(after.seats.map((s: any) => s?.userId ?? null)).toEqual([host.id, null, null, null]);
@@ -239,7 +307,10 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
       const again = await c.http(t.url, 'POST', `/api/games/${table}/join`, { invite: link });
       expect(again.status).toBe(403);
       expect(again.body.message).toBe('The host removed you from this table');
-      expect(await c.emit('join_game', { gameId: table, invite: link })).toMatchObject({ ok: false, message: 'The host removed you from this table' });
+      expect(await c.emit('join_game', { gameId: table, invite: link })).toMatchObject({
+        ok: false,
+        message: 'The host removed you from this table',
+      });
       expect((await c.http(t.url, 'GET', `/api/games/${table}`)).status).toBe(403);
       expect(await lobbyHas(c, table)).toBe(false);
     }
@@ -248,7 +319,8 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     expect(await host.emit('invite_player', { gameId: table, userId: guest.id })).toMatchObject({ ok: true });
     expect(await guest.emit('join_game', { gameId: table })).toMatchObject({ ok: true, seat: 1 });
     // not once the game has started
-    for (const s of [2, 3]) expect((await host.http(t.url, 'POST', `/api/games/${table}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    for (const s of [2, 3])
+      expect((await host.http(t.url, 'POST', `/api/games/${table}/invite-bot`, { seatIndex: s })).status).toBe(200);
     expect((await host.emit('start_game', { gameId: table })).ok).toBe(true);
     const late = await host.http(t.url, 'POST', `/api/games/${table}/remove-player`, { userId: guest.id });
     expect(late.status).toBe(400);

@@ -27,7 +27,9 @@ export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber:
   const path = sharesPath(gameId);
 
   useEffect(() => {
-    api.get<ReplayShareLink[]>(`${path}?game=${gameNumber}`).then(setLinks, (e) => notify(errorText(e, 'Failed to load your share links')));
+    api
+      .get<ReplayShareLink[]>(`${path}?game=${gameNumber}`)
+      .then(setLinks, (e) => notify(errorText(e, 'Failed to load your share links')));
   }, [path, gameNumber, notify]);
 
   const copy = useCallback(
@@ -68,7 +70,9 @@ export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber:
       <h2 className="h4">
         <Link2 size={15} /> Share this replay
       </h2>
-      <p className="muted small">This game is private. A share link lets anyone who has it watch this replay, and nothing else.</p>
+      <p className="muted small">
+        This game is private. A share link lets anyone who has it watch this replay, and nothing else.
+      </p>
       <button type="button" className="btn btn-primary btn-sm" onClick={() => void create()} disabled={busy}>
         <Copy size={15} /> Share link
       </button>
@@ -77,10 +81,20 @@ export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber:
           {links.map((l) => (
             <li key={l.id}>
               <span className="muted small">Made {new Date(l.createdAt).toLocaleString()}</span>
-              <button type="button" className="btn btn-ghost btn-sm" onClick={() => void copy(l.url, 'Share link copied')} aria-label="Copy this share link">
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                onClick={() => void copy(l.url, 'Share link copied')}
+                aria-label="Copy this share link"
+              >
                 <Copy size={13} />
               </button>
-              <button type="button" className="btn btn-ghost btn-sm" onClick={() => void revoke(l.id)} aria-label="Revoke this share link">
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                onClick={() => void revoke(l.id)}
+                aria-label="Revoke this share link"
+              >
                 <Trash2 size={13} /> Revoke
               </button>
             </li>
