@@ -16,6 +16,7 @@ const url = (name: string) =>
     }
   }, `${name} must be an absolute URL`);
 const optionalUrl = (name: string) => z.preprocess((v) => (v === '' ? undefined : v), url(name).optional());
+const METRICS_PORT_ERROR = 'METRICS_PORT must be a port number between 1 and 65535';
 const intInRange = (name: string, min: number, max: number, def: number) =>
   z.preprocess(
     (v) => (v === '' || v === undefined ? def : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
@@ -93,6 +94,21 @@ export const envSchema = z.object({
       .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'NODE_ID must be 1-100 letters, digits, dots, dashes, underscores or colons')
       .optional(),
   ),
+  INVITE_MAX_PER_MINUTE: intInRange('INVITE_MAX_PER_MINUTE', 1, 1000, 10),
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, 'METRICS_TOKEN must be at least 16 characters long').optional(),
+  ),
+  METRICS_PORT: z.preprocess(
+    (v) => (v === '' ? undefined : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: METRICS_PORT_ERROR })
+      .int({ error: METRICS_PORT_ERROR })
+      .min(1, { error: METRICS_PORT_ERROR })
+      .max(65535, { error: METRICS_PORT_ERROR })
+      .optional(),
+  ),
+  METRICS_HOST: z.preprocess((v) => (v === '' || v === undefined ? '127.0.0.1' : v), z.string()),
   CLUSTER_LEASE_MS: intInRange('CLUSTER_LEASE_MS', 1000, 600000, 5000),
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -157,6 +173,13 @@ export class ConfigValidationError extends Error {
 /**
  * JWT secret: JWT_SECRET if set; otherwise a random secret generated once and persisted in
  * DATA_DIR/jwt-secret (mode 0600), so tokens survive restarts. Never a hard-coded fallback.
+  /** In-app invitations one user may send per minute (socket invite_player and POST /api/games/:id/invite). */
+  inviteMaxPerMinute!: number;
+  /** GET /metrics on the public port answers only `Authorization: Bearer <metricsToken>`; unset: 404 there. */
+  metricsToken?: string;
+  /** A separate listener serving only GET /metrics (no token) on metricsHost:metricsPort; unset: none. */
+  metricsPort?: number;
+  metricsHost!: string;
  */
 function resolveJwtSecret(dataDir: string, fromEnv?: string): { secret: string; source: AppConfig['jwtSecretSource'] } {
   if (fromEnv) return { secret: fromEnv, source: 'env' };
@@ -247,3 +270,7 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
   };
   return config;
 }
+    inviteMaxPerMinute: e.INVITE_MAX_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,

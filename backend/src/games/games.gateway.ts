@@ -265,7 +265,10 @@ export class GamesGateway {
       const p = obj(data);
       const parsed = parseChatInput(p.message);
       if (!parsed.ok) throw new TableError(parsed.message);
-      return this.games.chat(gameIdOf(p), await this.people.get(userId), parsed.text, actionIdOf(p));
+      // the whole input is checked before the rate limit: a refused message does not use it up
+      const [gameId, actionId] = [gameIdOf(p), actionIdOf(p)];
+      await this.people.assertChatRate(userId);
+      return this.games.chat(gameId, await this.people.get(userId), parsed.text, actionId);
     });
   }
 

@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS } from '@spades/common';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/config.schema';
+import { RATE_MESSAGES, RateLimit, RateLimiter } from '../realtime/rate.limiter';
 import { UsersService } from '../users/users.service';
 import { Participant, TableError } from './table';
+
+/** Table chat's bucket of the per-user chat limit (same limit as lobby chat). */
+export const TABLE_CHAT_LIMIT: RateLimit = { scope: 'table-chat', max: CHAT_RATE_MAX, windowMs: CHAT_RATE_WINDOW_MS };
+
+/** Refusals of an in-app invitation (ParticipantsService.assertCanInvite). */
+export const INVITE_ERRORS = {
+  blocked: 'You cannot invite this player',
+  notFriended: (name: string) =>
+    `${name} has not added you as a friend; send them the table's invite link instead`,
+} as const;
 
 /** Display data of a table participant, always read from the account (never from the request body). */
 @Injectable()
@@ -9,6 +22,8 @@ export class ParticipantsService {
   constructor(
     private readonly users: UsersService,
     private readonly ds: DataSource,
+    private readonly limiter: RateLimiter,
+    private readonly config: AppConfig,
   ) {}
 
   async get(userId: string): Promise<Participant> {
@@ -24,13 +39,31 @@ export class ParticipantsService {
     return { userId: u.id, username: u.username, avatar: u.avatar ?? null };
   }
 
-  /** Issue #12: only your friends can be invited, and nobody blocked either way. */
+  /**
+   * Table chat: the per-user limit of lobby chat (CHAT_RATE_MAX per CHAT_RATE_WINDOW_MS, shared by the nodes in
+   * cluster mode) in its own bucket. Checked by the node the socket is on, before any forwarding, so once per send.
+   */
+  async assertChatRate(userId: string): Promise<void> {
+    if (!(await this.limiter.admit(TABLE_CHAT_LIMIT, userId))) throw new TableError(RATE_MESSAGES.chatTooFast, 429);
+  }
+
+  /**
+   * Issue #12 / ruling 13: an in-app invitation reaches a player only from someone on that player's OWN friend list
+   * (adding a friend is one-sided, so the inviter's list proves nothing), nobody blocked either way, and at most
+   * INVITE_MAX_PER_MINUTE per inviter (checked last, so refused invitations do not use it up). Invite links are not
+   * affected. Throws TableError with a message the invite dialog shows as is.
+   */
   async assertCanInvite(fromId: string, toId: string): Promise<void> {
     const rel: { user_id: string; kind: string }[] = await this.ds.query(
       `SELECT user_id, kind FROM user_relations WHERE (user_id = $1 AND target_id = $2) OR (user_id = $2 AND target_id = $1)`,
       [fromId, toId],
     );
-    if (rel.some((r) => r.kind === 'block')) throw new TableError('You cannot invite this player', 403);
-    if (!rel.some((r) => r.kind === 'friend' && r.user_id === fromId)) throw new TableError('You can only invite your friends', 403);
+    if (rel.some((r) => r.kind === 'block')) throw new TableError(INVITE_ERRORS.blocked, 403);
+    if (!rel.some((r) => r.kind === 'friend' && r.user_id === toId)) {
+      const to = await this.users.findById(toId);
+      throw new TableError(INVITE_ERRORS.notFriended(to?.username ?? 'This player'), 403);
+    }
+    const limit: RateLimit = { scope: 'invite', max: this.config.inviteMaxPerMinute, windowMs: 60_000 };
+    if (!(await this.limiter.admit(limit, fromId))) throw new TableError(RATE_MESSAGES.invitesTooFast, 429);
   }
 }

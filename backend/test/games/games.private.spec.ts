@@ -119,10 +119,11 @@ describe('private tables and invitations (integration)', () => {
     const gameId = (await host.http(t.url, 'POST', '/api/games', { ...SETTINGS, private: true })).body.id;
     expect((await host.emit('join_game', { gameId })).ok).toBe(true);
 
-    // friends only
+    // ruling 13: only players who added the host as a friend (the host's own list does not count)
+    expect((await host.http(t.url, 'POST', '/api/social/friends/add', { friendId: friend.id })).status).toBeLessThan(300);
     const notFriend = await host.emit('invite_player', { gameId, userId: friend.id });
-    expect(notFriend).toEqual({ ok: false, message: 'You can only invite your friends' });
-    for (const c of [friend, stranger, third]) expect((await host.http(t.url, 'POST', '/api/social/friends/add', { friendId: c.id })).status).toBeLessThan(300);
+    expect(notFriend).toEqual({ ok: false, message: `${friend.user.user.username} has not added you as a friend; send them the table's invite link instead` });
+    for (const c of [friend, stranger, third]) expect((await c.http(t.url, 'POST', '/api/social/friends/add', { friendId: host.id })).status).toBeLessThan(300);
     // a player who blocked the host cannot be invited
     expect((await stranger.http(t.url, 'POST', '/api/social/block', { blockId: host.id })).status).toBeLessThan(300);
     expect(await host.emit('invite_player', { gameId, userId: stranger.id })).toMatchObject({ ok: false });
@@ -163,7 +164,7 @@ describe('private tables and invitations (integration)', () => {
 
     // a pending invitation is cancelled when the table closes
     const fourth = await client();
-    expect((await host.http(t.url, 'POST', '/api/social/friends/add', { friendId: fourth.id })).status).toBeLessThan(300);
+    expect((await fourth.http(t.url, 'POST', '/api/social/friends/add', { friendId: host.id })).status).toBeLessThan(300);
     expect(await host.emit('invite_player', { gameId, userId: fourth.id })).toMatchObject({ ok: true });
     await fourth.waitFor(() => fourth.events('game_invitation').length > 0, 5000, 'game_invitation');
     for (const c of [friend, third, host]) expect((await c.emit('leave_game', { gameId })).ok).toBe(true);
