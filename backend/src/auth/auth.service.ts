@@ -57,7 +57,7 @@ export class AuthService {
       this.limiter.recordFailure(ip, account);
       throw new UnauthorizedException(LOGIN_FAILED_MESSAGE);
     }
-    this.limiter.recordSuccess(account);
+    this.limiter.recordSuccess(ip, account);
     return { token: this.tokens.sign(user.id, user.role), user: await this.users.toUser(user) };
   }
 

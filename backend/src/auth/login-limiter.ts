@@ -3,11 +3,19 @@ import { AppConfig } from '../config/config.schema';
 
 const WINDOW_MS = 60 * 60 * 1000;
 
+const ipKey = (ip: string) => `ip:${ip}`;
+/** One account from one address (JSON: neither part can forge the other's boundary). */
+const pairKey = (ip: string, account: string) => `acct:${JSON.stringify([account.toLowerCase(), ip])}`;
+
 /**
- * In-memory sliding-window counter of FAILED logins, per client IP and per account (normalised e-mail,
- * whether or not it exists, so limits do not reveal accounts). Limits (per hour): LOGIN_MAX_FAILURES_PER_ACCOUNT
- * (default 20, at most 100) and LOGIN_MAX_FAILURES_PER_IP (default 100). A successful login clears the
- * account's counter. State is per process (lost on restart; with several instances each counts on its own).
+ * In-memory sliding-window counter of FAILED logins, per client IP and per (account, IP) pair (account = the
+ * normalised e-mail, whether or not it exists, so limits do not reveal accounts). Limits (per hour):
+ * LOGIN_MAX_FAILURES_PER_ACCOUNT (default 20, at most 100) for one account from one address, and
+ * LOGIN_MAX_FAILURES_PER_IP (default 100) for one address over all accounts. The account limit is counted per
+ * address (issue #24) so that failures from elsewhere never lock the owner out; there is no global per-account cap
+ * (it would give that lock-out back to anyone with enough addresses): a distributed guesser is held by the per-IP
+ * limit and the password hash's cost. A successful login clears that pair's counter. State is per process (lost on
+ * restart; with several instances each counts on its own).
  */
 @Injectable()
 export class LoginLimiter {
@@ -25,8 +33,8 @@ export class LoginLimiter {
   /** Seconds until another attempt is allowed, or 0 if allowed now. */
   retryAfter(ip: string, account: string, now = Date.now()): number {
     const checks: [string, number][] = [
-      [`ip:${ip}`, this.config.loginMaxFailuresPerIp],
-      [`acct:${account.toLowerCase()}`, this.config.loginMaxFailuresPerAccount],
+      [ipKey(ip), this.config.loginMaxFailuresPerIp],
+      [pairKey(ip, account), this.config.loginMaxFailuresPerAccount],
     ];
     let wait = 0;
     for (const [key, max] of checks) {
@@ -37,7 +45,7 @@ export class LoginLimiter {
   }
 
   recordFailure(ip: string, account: string, now = Date.now()): void {
-    for (const key of [`ip:${ip}`, `acct:${account.toLowerCase()}`]) {
+    for (const key of [ipKey(ip), pairKey(ip, account)]) {
       const list = this.recent(key, now);
       list.push(now);
       this.failures.set(key, list);
@@ -45,8 +53,8 @@ export class LoginLimiter {
     if (this.failures.size > 100_000) this.sweep(now);
   }
 
-  recordSuccess(account: string): void {
-    this.failures.delete(`acct:${account.toLowerCase()}`);
+  recordSuccess(ip: string, account: string): void {
+    this.failures.delete(pairKey(ip, account));
   }
 
   private sweep(now: number): void {
