@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { reportUnexpected } from './error-ref';
 
 interface Response {
   headersSent: boolean;
@@ -18,8 +19,8 @@ export function messageOf(response: unknown, fallback: string): string {
 
 /**
  * Every HTTP error leaves as `{ message }` with its status. Errors raised by Express middleware (body parser:
- * malformed JSON, payload too large) keep their 4xx status; anything unexpected is a logged 500 with a
- * generic message (no internals leak).
+ * malformed JSON, payload too large) keep their 4xx status; anything unexpected is a 500 with a generic message
+ * and a correlation id that its log line carries too (no internals leak).
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -28,6 +29,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<{ method?: string; url?: string } | undefined>();
     if (res.headersSent) return;
     let status = HttpStatus.INTERNAL_SERVER_ERROR;
     let message = 'Internal server error';
@@ -43,7 +45,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
             ? 'Request body is too large'
             : exception.message;
     } else {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      message = reportUnexpected(this.logger, `${req?.method ?? 'HTTP'} ${req?.url ?? ''}`.trim(), exception);
     }
     res.status(status).json({ message });
   }

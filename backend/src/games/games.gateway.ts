@@ -6,8 +6,9 @@
  */
 import { Logger } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
-import { parseChatInput } from '@spades/common';
+import { checkActionId, parseChatInput } from '@spades/common';
 import type { Socket } from 'socket.io';
+import { reportUnexpected } from '../common/error-ref';
 import { LOBBY_LIST_FULL_ROOM, LOBBY_VIEW_ROOM, RealtimeService } from '../realtime/realtime.service';
 import { GamesService } from './games.service';
 import { ParticipantsService } from './participants.service';
@@ -51,6 +52,8 @@ function actionIdOf(p: Payload): string | undefined {
   if (typeof a !== 'string' && typeof a !== 'number') throw new TableError('actionId must be a string');
   const s = String(a);
   if (s.length === 0 || s.length > 100) throw new TableError('actionId must be 1-100 characters');
+  const checked = checkActionId(s);
+  if (!checked.ok) throw new TableError(checked.message);
   return s;
 }
 
@@ -71,8 +74,8 @@ export class GamesGateway {
       const result = await fn(userId);
       return { ...(result && typeof result === 'object' && !Array.isArray(result) ? result : {}), ok: true };
     } catch (e) {
-      const message = e instanceof Error ? messageOf(e) : 'Request failed';
-      if (!(e instanceof TableError) && !isHttpError(e)) this.log.error(`${event}: ${(e as Error)?.stack ?? e}`);
+      // a refusal says why; anything else (a storage error, a bug) is logged with a reference the client gets instead
+      const message = e instanceof TableError || isHttpError(e) ? messageOf(e as Error) : reportUnexpected(this.log, event, e);
       client.emit('error', { message, event });
       return { ok: false, message };
     }

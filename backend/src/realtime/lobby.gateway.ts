@@ -12,6 +12,7 @@ import {
 import type { ChatMessage } from '@spades/common';
 import type { Socket } from 'socket.io';
 import { TokenService } from '../auth/token.service';
+import { reportUnexpected } from '../common/error-ref';
 import { SocialService } from '../social/social.service';
 import { ChatRejected, LobbyChatService } from './lobby-chat.service';
 import { AppServer, LOBBY_ROOM, RealtimeService, SocketData, userRoom } from './realtime.service';
@@ -93,9 +94,8 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
       const blockers = await this.social.blockersOf(userId);
       this.realtime.emitToLobby('lobby_chat_message', [message], blockers);
     } catch (e) {
-      if (!(e instanceof ChatRejected)) this.logger.error(`lobby chat failed: ${(e as Error).message}`);
       socket.emit('error', {
-        message: e instanceof ChatRejected ? e.message : 'Could not send the message',
+        message: e instanceof ChatRejected ? e.message : reportUnexpected(this.logger, 'lobby chat', e),
         event: 'lobby_chat_message',
       });
     }
@@ -119,8 +119,8 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     if (state.inFlight && state.inFlight.token === token) return state.inFlight.done;
     const done = state.chain.then(() =>
       this.login(socket, token).catch((e: unknown) => {
-        this.logger.error(`socket login failed: ${(e as Error).message}`);
-        if (socket.connected) socket.emit('authenticated', { success: false, message: 'Could not sign in' });
+        const message = reportUnexpected(this.logger, 'socket login', e);
+        if (socket.connected) socket.emit('authenticated', { success: false, message: `Could not sign in: ${message}` });
       }),
     );
     const current = { token, done };
