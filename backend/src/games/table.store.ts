@@ -14,7 +14,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { HandRecord } from '@spades/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { MetricsService } from '../metrics/metrics.service';
-import { ActorKind, AppliedAction, TableRecord } from './table';
+import { ActorKind, AppliedAction, TableError, TableRecord } from './table';
 import { restoreRecord, TableDelta } from './table.delta';
 import { gameFinished, recordFinishedGame } from './history';
 import { FencedError } from './table.ownership';
@@ -52,8 +52,53 @@ export interface RestoredTable {
   results: { actor: string; actionId: string; type: string; payload: unknown; result: unknown }[];
 }
 
-interface Pending {
+/** A write whose text PostgreSQL cannot store (NUL, lone surrogate): refused alone, before it joins a batch. */
+export const UNSTORABLE_WRITE = 'This action carries text that cannot be stored (a NUL character or a broken surrogate)';
+
+export class UnstorableWriteError extends TableError {
+  constructor(readonly gameId: string) {
+    super(UNSTORABLE_WRITE);
+    this.name = 'UnstorableWriteError';
+  }
+}
+
+/** A write as its statement's parameters: the JSON columns serialized once, checked storable. */
+interface Row {
   write: TableWrite;
+  payload: string | null;
+  result: string | null;
+  actions: string | null;
+  delta: string | null;
+  snapshot: string | null;
+  hand: string | null;
+}
+
+/** PostgreSQL's text refuses NUL; its jsonb refuses `\u0000` and a lone surrogate (which JSON.stringify escapes). */
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** `\u0000` or `\udXXX` (a surrogate escape: JSON.stringify escapes only lone ones) not itself escaped. */
+const UNSTORABLE_JSON = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/** Serializes a write's JSON columns; UnstorableWriteError when any text of it cannot be stored. */
+export function toRow(w: TableWrite): Row {
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  const row: Row = {
+    write: w,
+    payload: json(w.payload),
+    result: json(w.result),
+    actions: w.actions.length ? JSON.stringify(w.actions) : null,
+    delta: json(w.delta),
+    snapshot: w.snapshot ? JSON.stringify(w.snapshot) : null,
+    hand: w.hand ? JSON.stringify(w.hand.record) : null,
+  };
+  for (const t of [w.gameId, w.type, w.actor, w.actionId, w.hand?.record.seed, w.hand?.record.commitment])
+    if (typeof t === 'string' && UNSTORABLE_TEXT.test(t)) throw new UnstorableWriteError(w.gameId);
+  for (const j of [row.payload, row.result, row.actions, row.delta, row.snapshot, row.hand])
+    if (j !== null && UNSTORABLE_JSON.test(j)) throw new UnstorableWriteError(w.gameId);
+  return row;
+}
+
+interface Pending {
+  row: Row;
   /** performance.now() when it was queued (spades_db_wait_ms). */
   queued: number;
   resolve: () => void;
@@ -140,10 +185,14 @@ export class TableStore {
     this.metrics?.dbSnapshots.inc();
   }
 
-  /** Appends a write to the next group commit; resolves once it is committed. */
+  /**
+   * Appends a write to the next group commit; resolves once it is committed. A write that cannot be stored is
+   * refused here (UnstorableWriteError), alone: it never joins a batch, so it cannot fail other tables' writes.
+   */
   append(write: TableWrite): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ write, queued: performance.now(), resolve, reject });
+      const row = toRow(write);
+      this.pending.push({ row, queued: performance.now(), resolve, reject });
       this.kickSoon();
     });
   }
@@ -155,12 +204,13 @@ export class TableStore {
 
   /** Stores one write inside the caller's transaction (coins moving with it); FencedError when it lost its table. */
   async writeIn(m: EntityManager, write: TableWrite): Promise<void> {
-    if ((await this.writeOwned(m, [write])).size) throw new FencedError(write.gameId);
+    if ((await this.writeOwned(m, [toRow(write)])).size) throw new FencedError(write.gameId);
   }
 
   private settle(p: Pending, fenced: Set<string>): void {
-    if (fenced.has(p.write.gameId)) return p.reject(new FencedError(p.write.gameId));
-    this.metrics?.dbWait.observe({ kind: p.write.actorKind }, performance.now() - p.queued);
+    const w = p.row.write;
+    if (fenced.has(w.gameId)) return p.reject(new FencedError(w.gameId));
+    this.metrics?.dbWait.observe({ kind: w.actorKind }, performance.now() - p.queued);
     p.resolve();
   }
 
@@ -200,14 +250,14 @@ export class TableStore {
   private async commit(batch: Pending[]): Promise<void> {
     const started = performance.now();
     try {
-      const fenced = await this.writeGroup(batch.map((p) => p.write));
+      const fenced = await this.writeGroup(batch.map((p) => p.row));
       for (const p of batch) this.settle(p, fenced);
     } catch (e) {
       // one bad write must not fail the others: store them one by one
       this.log.warn(`group commit of ${batch.length} failed (${(e as Error).message}); retrying one by one`);
       for (const p of batch) {
         try {
-          this.settle(p, await this.writeGroup([p.write]));
+          this.settle(p, await this.writeGroup([p.row]));
         } catch (err) {
           p.reject(err);
         }
@@ -221,9 +271,9 @@ export class TableStore {
    * One group commit: ONE statement, its own transaction (one round trip), unless a game ended in the batch — its
    * history rows (issue #12) are more statements, so that batch runs in a transaction.
    */
-  private writeGroup(writes: TableWrite[]): Promise<Set<string>> {
-    if (writes.some((w) => w.snapshot && gameFinished(w.snapshot))) return this.ds.transaction((m) => this.writeOwned(m, writes));
-    return this.writeOwned(this.ds.manager, writes);
+  private writeGroup(rows: Row[]): Promise<Set<string>> {
+    if (rows.some((r) => r.write.snapshot && gameFinished(r.write.snapshot))) return this.ds.transaction((m) => this.writeOwned(m, rows));
+    return this.writeOwned(this.ds.manager, rows);
   }
 
   /**
@@ -232,33 +282,33 @@ export class TableStore {
    * writes whose epoch is still the table's, appends their events, updates their snapshots and stores their ended
    * hands; then the history rows of a game that ended. Returns the fenced tables (taken over by another node).
    */
-  private async writeOwned(m: EntityManager, writes: TableWrite[]): Promise<Set<string>> {
-    const snaps = writes.filter((w) => w.snapshot);
-    const hands = writes.filter((w) => w.hand);
-    const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  private async writeOwned(m: EntityManager, batch: Row[]): Promise<Set<string>> {
+    const writes = batch.map((r) => r.write);
+    const snaps = batch.filter((r) => r.snapshot !== null);
+    const hands = batch.filter((r) => r.hand !== null);
     const rows: { game_id: string }[] = await m.query(namedQuery(writes.some((w) => w.epoch !== null) ? GROUP_COMMIT_FENCED : GROUP_COMMIT), [
       writes.map((w) => w.gameId),
       writes.map((w) => w.seq),
       writes.map((w) => w.type),
       writes.map((w) => w.actor),
       writes.map((w) => w.actionId),
-      writes.map((w) => json(w.payload)),
-      writes.map((w) => json(w.result)),
+      batch.map((r) => r.payload),
+      batch.map((r) => r.result),
       writes.map((w) => w.actorKind),
-      writes.map((w) => (w.actions.length ? JSON.stringify(w.actions) : null)),
-      writes.map((w) => json(w.delta)),
+      batch.map((r) => r.actions),
+      batch.map((r) => r.delta),
       writes.map((w) => w.epoch),
-      snaps.map((w) => w.gameId),
-      snaps.map((w) => w.snapshot!.status),
-      snaps.map((w) => JSON.stringify(w.snapshot)),
-      snaps.map((w) => w.seq),
-      snaps.map((w) => w.snapshot!.finishedAt),
-      hands.map((w) => w.gameId),
-      hands.map((w) => w.hand!.gameNumber),
-      hands.map((w) => w.hand!.record.handNumber),
-      hands.map((w) => w.hand!.record.seed),
-      hands.map((w) => w.hand!.record.commitment),
-      hands.map((w) => JSON.stringify(w.hand!.record)),
+      snaps.map((r) => r.write.gameId),
+      snaps.map((r) => r.write.snapshot!.status),
+      snaps.map((r) => r.snapshot),
+      snaps.map((r) => r.write.seq),
+      snaps.map((r) => r.write.snapshot!.finishedAt),
+      hands.map((r) => r.write.gameId),
+      hands.map((r) => r.write.hand!.gameNumber),
+      hands.map((r) => r.write.hand!.record.handNumber),
+      hands.map((r) => r.write.hand!.record.seed),
+      hands.map((r) => r.write.hand!.record.commitment),
+      hands.map((r) => r.hand),
     ]);
     const stored = new Set(rows.map((r) => r.game_id));
     const lost = writes.filter((w) => !stored.has(w.gameId));
@@ -267,7 +317,7 @@ export class TableStore {
     if (missing) throw new Error(`table ${missing.gameId} is not stored`);
     const fenced = new Set(lost.map((w) => w.gameId));
     this.metrics?.dbEvents.inc(rows.length);
-    for (const w of snaps) {
+    for (const { write: w } of snaps) {
       if (fenced.has(w.gameId)) continue;
       this.metrics?.dbSnapshots.inc();
       // a game that just ended (its status changed: always a snapshot) goes to the history (issue #12)
