@@ -1,21 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '@spades/common';
-import { IsDefined, IsEmail, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
-
-const USERNAME_MESSAGE = 'username must be 3–20 characters: letters, digits, _ or -';
+import { IsDefined, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { IsEmailText, IsExactText, IsUsername } from '../common/text.validation';
 
 export class RegisterDto {
   @ApiProperty({ example: 'ace_of_spades', pattern: USERNAME_PATTERN.source })
   @IsDefined({ message: 'username is required' })
   @IsString({ message: 'username must be a string' })
-  @Matches(USERNAME_PATTERN, { message: USERNAME_MESSAGE })
+  @IsUsername()
   username: string;
 
   @ApiProperty({ example: 'ace@example.com', maxLength: EMAIL_MAX })
   @IsDefined({ message: 'email is required' })
   @IsString({ message: 'email must be a string' })
   @MaxLength(EMAIL_MAX, { message: `email must be at most ${EMAIL_MAX} characters` })
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailText()
   email: string;
 
   @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
@@ -30,6 +29,7 @@ export class LoginDto {
   @IsDefined({ message: 'email is required' })
   @IsString({ message: 'email must be a string' })
   @MaxLength(EMAIL_MAX, { message: `email must be at most ${EMAIL_MAX} characters` })
+  @IsExactText('email')
   email: string;
 
   @ApiProperty()
@@ -43,7 +43,7 @@ export class UpdateProfileDto {
   @ApiPropertyOptional({ pattern: USERNAME_PATTERN.source })
   @ValidateIf((o: UpdateProfileDto) => o.username !== undefined)
   @IsString({ message: 'username must be a string' })
-  @Matches(USERNAME_PATTERN, { message: USERNAME_MESSAGE })
+  @IsUsername()
   username?: string;
 
   @ApiPropertyOptional({

@@ -2,7 +2,7 @@ import { BadRequestException, HttpException, HttpStatus, Injectable, Unauthorize
 import type { AuthResponse, User } from '@spades/common';
 import * as argon2 from 'argon2';
 import { DataSource } from 'typeorm';
-import { uniqueViolation, UsersService } from '../users/users.service';
+import { UsersService } from '../users/users.service';
 import { UserEntity } from '../users/user.entity';
 import { LoginDto, RegisterDto, UpdateProfileDto } from './auth.dto';
 import { avatarError } from './avatar';
@@ -73,14 +73,11 @@ export class AuthService {
       const err = avatarError(dto.avatar);
       if (err) throw new BadRequestException(err);
     }
-    const patch: Partial<UserEntity> = {};
-    if (dto.username !== undefined) patch.username = dto.username;
-    if (dto.avatar !== undefined) patch.avatar = dto.avatar;
-    try {
-      await this.dataSource.getRepository(UserEntity).update({ id: userId }, patch);
-    } catch (e) {
-      throw uniqueViolation(e) ?? e;
-    }
+    // one transaction: a refused name leaves the avatar unchanged too
+    await this.dataSource.transaction(async (m) => {
+      if (dto.username !== undefined) await this.users.rename(userId, dto.username, m);
+      if (dto.avatar !== undefined) await m.getRepository(UserEntity).update({ id: userId }, { avatar: dto.avatar });
+    });
     return this.profile(userId);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { USERNAME_PATTERN } from '@spades/common';
+import { nameKey, normalizeName, USERNAME_PATTERN } from '@spades/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config.schema';
@@ -85,14 +85,14 @@ export class DiscordService {
   }
 
   private async create(du: DiscordUser, email: string | null): Promise<UserEntity> {
-    let base = (du.global_name || du.username || 'player').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 15);
+    // NFKC first (a fullwidth or styled Discord name keeps its letters), then only what a username may hold
+    let base = normalizeName(du.global_name || du.username || 'player').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 15);
     if (base.length < 3) base = `player${base}`.slice(0, 15);
     for (let attempt = 0; attempt < 8; attempt++) {
       const username = attempt === 0 ? base : `${base}_${randomBytes(2).toString('hex')}`;
       if (!USERNAME_PATTERN.test(username)) continue;
-      const taken: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE lower(username) = lower($1)`, [
-        username,
-      ]);
+      // taken, or looks like a name that is (the look-alike key, issue #24)
+      const taken: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE username_key = $1`, [nameKey(username)]);
       if (taken.length) continue;
       try {
         return await this.users.createUser({ username, email, passwordHash: null, discordId: du.id });

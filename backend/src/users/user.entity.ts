@@ -9,6 +9,10 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 20 })
   username: string;
 
+  /** Look-alike key of the username (`nameKey`, migration UsernameKey): unique, so a name cannot imitate another. */
+  @Column({ name: 'username_key', type: 'text' })
+  usernameKey: string;
+
   @Column({ type: 'varchar', length: 254, nullable: true })
   email: string | null;
 

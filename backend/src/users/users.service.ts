@@ -1,5 +1,5 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { STARTING_COINS, User } from '@spades/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { checkUsername, STARTING_COINS, User, USERNAME_TAKEN_MESSAGE } from '@spades/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { CoinsService } from '../coins/coins.service';
 import { StatsService } from '../stats/stats.service';
@@ -24,10 +24,18 @@ export function uniqueViolation(e: unknown): ConflictException | null {
   const d = e.driverError as { code?: string; constraint?: string; message?: string };
   if (d?.code !== '23505') return null;
   const what = `${d.constraint ?? ''} ${d.message ?? ''}`;
+  if (what.includes('username_key')) return new ConflictException(USERNAME_TAKEN_MESSAGE);
   if (what.includes('username')) return new ConflictException('That username is already taken');
   if (what.includes('email')) return new ConflictException('An account with this email already exists');
   if (what.includes('discord')) return new ConflictException('This Discord account is already linked');
   return new ConflictException('Already exists');
+}
+
+/** The stored form and look-alike key of a username, or 400 with the rule it breaks. */
+function usernameOf(input: string): { username: string; key: string } {
+  const r = checkUsername(input);
+  if (!r.ok) throw new BadRequestException(r.message);
+  return r;
 }
 
 @Injectable()
@@ -40,13 +48,17 @@ export class UsersService {
 
   /**
    * Inserts the user and grants the starting coins from the house through the ledger, in ONE transaction
-   * (the caller's when `manager` is inside one).
+   * (the caller's when `manager` is inside one). The username is checked and normalized here (`checkUsername`:
+   * every path that creates an account — register, Discord — goes through it); a name that looks like another
+   * account's (same `nameKey`) is refused with 409.
    */
   async createUser(data: NewUser, manager?: EntityManager): Promise<UserEntity> {
+    const name = usernameOf(data.username);
     const run = async (m: EntityManager) => {
       const repo = m.getRepository(UserEntity);
       const user = repo.create({
-        username: data.username,
+        username: name.username,
+        usernameKey: name.key,
         email: data.email,
         passwordHash: data.passwordHash,
         discordId: data.discordId ?? null,
@@ -62,6 +74,16 @@ export class UsersService {
     };
     if (manager?.queryRunner?.isTransactionActive) return run(manager);
     return (manager ?? this.dataSource.manager).transaction(run);
+  }
+
+  /** Renames an account (normalized; 409 when the name looks like another account's). The role never changes. */
+  async rename(id: string, username: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    const name = usernameOf(username);
+    try {
+      await manager.getRepository(UserEntity).update({ id }, { username: name.username, usernameKey: name.key });
+    } catch (e) {
+      throw uniqueViolation(e) ?? e;
+    }
   }
 
   async findById(id: string): Promise<UserEntity | null> {
