@@ -161,6 +161,9 @@ describe('build/nginx/spades.conf', () => {
 // ---- live: nginx in front of two backend processes ------------------------------------------------------------
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+/** The nodes serve /metrics only with this bearer token (issue #24). */
+const METRICS_TOKEN = randomBytes(18).toString('hex');
+const metricsAuth = { authorization: `Bearer ${METRICS_TOKEN}` };
 const REDIS_URL = process.env.REDIS_URL;
 const nginxBin = spawnSync('nginx', ['-v'], { encoding: 'utf8' }).status === 0 ? 'nginx' : null;
 const skipReason = !nginxBin
@@ -313,6 +316,7 @@ describe.skipIf(!!skipReason)('nginx example in front of two backend nodes (Post
         REDIS_URL: REDIS_URL!,
         JWT_SECRET: secret,
         TRUST_PROXY: '1',
+        METRICS_TOKEN: METRICS_TOKEN,
         CLIENT_URL: base,
         DATA_DIR: join(dir, `data-${id}`),
         BOT_WORKERS: '1',
@@ -356,10 +360,12 @@ describe.skipIf(!!skipReason)('nginx example in front of two backend nodes (Post
     expect([...seen].sort()).toEqual(nodes.map((n) => addr(n.port)).sort());
   });
 
-  it('refuses /metrics from outside; each node serves its own', async () => {
+  it('refuses /metrics from outside (even with the token); each node serves its own with the token', async () => {
     expect((await fetch(`${base}/metrics`)).status).toBe(403);
+    expect((await fetch(`${base}/metrics`, { headers: metricsAuth })).status).toBe(403);
     for (const n of nodes) {
-      const r = await fetch(`http://127.0.0.1:${n.port}/metrics`);
+      expect((await fetch(`http://127.0.0.1:${n.port}/metrics`)).status).toBe(401);
+      const r = await fetch(`http://127.0.0.1:${n.port}/metrics`, { headers: metricsAuth });
       expect(r.status).toBe(200);
       expect(await r.text()).toContain('spades_live_tables');
     }
@@ -406,7 +412,7 @@ describe.skipIf(!!skipReason)('nginx example in front of two backend nodes (Post
     const sockets = () =>
       Promise.all(
         nodes.map(async (n) => {
-          const text = await (await fetch(`http://127.0.0.1:${n.port}/metrics`)).text();
+          const text = await (await fetch(`http://127.0.0.1:${n.port}/metrics`, { headers: metricsAuth })).text();
           return Number(/^spades_sockets (\d+)/m.exec(text)?.[1] ?? NaN);
         }),
       );

@@ -215,7 +215,7 @@ async function main(): Promise<void> {
       server = await startServer({ db: opts.db, bots: opts.bots });
       servers = [server];
     }
-    for (const s of servers) samplers.push(new ServerSampler(s.pid, s.url));
+    for (const s of servers) samplers.push(new ServerSampler(s.pid, s.url, s.metricsToken));
     const rss = () => samplers.map((x) => x.currentRssMB()?.toFixed(0)).join(' + ');
     for (const [i, s] of servers.entries())
       log(

@@ -7,12 +7,20 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo, createServer as createTcpServer } from 'node:net';
 import { BenchSetupError, checkRedis, freePort, ServerSampler } from './server-process';
 
+const TOKEN = 'bench-metrics-token-0123456789';
+
 function metricsServer(
   handler: (n: number) => { status: number; body: string },
 ): Promise<{ url: string; server: Server }> {
   let n = 0;
   const server = createServer((req, res) => {
-    const r = req.url === '/metrics' ? handler(n++) : { status: 404, body: '' };
+    // like the server (issue #24): /metrics answers only the bearer token
+    const r =
+      req.url !== '/metrics'
+        ? { status: 404, body: '' }
+        : req.headers.authorization !== `Bearer ${TOKEN}`
+          ? { status: 401, body: '' }
+          : handler(n++);
     res.writeHead(r.status, { 'content-type': 'text/plain' });
     res.end(r.body);
   });
@@ -61,7 +69,7 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
       `spades_db_wait_ms_bucket{kind="bot",le="+Inf"} ${300 * n}`,
     ].join('\n'),
   }));
-  const sampler = new ServerSampler(process.pid, url);
+  const sampler = new ServerSampler(process.pid, url, TOKEN);
   try {
     await sampler.start();
     busy(300);
@@ -98,7 +106,7 @@ it('reads RSS and CPU from /proc and the event loop and bot figures from /metric
 
 it('reports null for every /metrics figure when the server has no /metrics', async () => {
   const { url, server } = await metricsServer(() => ({ status: 404, body: 'Not Found' }));
-  const sampler = new ServerSampler(process.pid, url);
+  const sampler = new ServerSampler(process.pid, url, TOKEN);
   try {
     await sampler.start();
     const f = await sampler.stop();

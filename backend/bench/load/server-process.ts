@@ -116,6 +116,8 @@ export interface ServerHandle {
   logFile: string;
   /** NODE_ID of a node of several (null: one server). */
   nodeId: string | null;
+  /** The server's METRICS_TOKEN (random per server): the sampler reads `GET /metrics` with it. */
+  metricsToken: string;
   /** Stops the server and removes its data; `keepLog` keeps the log file (failed runs). */
   stop(keepLog?: boolean): Promise<void>;
 }
@@ -153,6 +155,10 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel; node?: N
     env.JWT_SECRET = node.jwtSecret;
   }
   if (opts.bots) env.BOT_LEVEL = opts.bots;
+  // /metrics needs a bearer token (issue #24): one per server, handed to the sampler
+  const metricsToken = randomBytes(24).toString('hex');
+  env.METRICS_TOKEN = metricsToken;
+  delete env.METRICS_PORT;
   const logFile = join(tmpdir(), `spades-load-server-${port}.log`);
   const log = createWriteStream(logFile);
   // with the server's heap flags, as `npm start` and the container run it (+ BENCH_SERVER_NODE_ARGS, e.g. a CPU
@@ -204,7 +210,7 @@ export async function startServer(opts: { db?: DbKind; bots?: BotLevel; node?: N
     await stop(true);
     throw e;
   }
-  return { url, pid: child.pid!, logFile, nodeId: node?.nodeId ?? null, stop };
+  return { url, pid: child.pid!, logFile, nodeId: node?.nodeId ?? null, metricsToken, stop };
 }
 
 /** N servers on one fresh PostgreSQL schema and Redis (cluster mode, issue #13). */
@@ -303,6 +309,8 @@ export class ServerSampler {
   constructor(
     readonly pid: number,
     readonly url: string,
+    /** Sent as `Authorization: Bearer …` with every `GET /metrics` (the server's METRICS_TOKEN). */
+    private readonly metricsToken?: string,
   ) {
     const sample = () => {
       const mb = this.currentRssMB();
@@ -314,6 +322,10 @@ export class ServerSampler {
 
   close(): void {
     clearInterval(this.lifetime);
+  }
+
+  private metricsInit(): RequestInit {
+    return this.metricsToken ? { headers: { authorization: `Bearer ${this.metricsToken}` } } : {};
   }
 
   /** The main thread's (tid = pid) CPU ticks and run-queue wait, or null where /proc has no such files. */
@@ -338,7 +350,7 @@ export class ServerSampler {
   async scrape(): Promise<MetricsSnapshot | null> {
     if (this.hasMetrics === false) return null;
     try {
-      const r = await fetch(`${this.url}/metrics`);
+      const r = await fetch(`${this.url}/metrics`, this.metricsInit());
       if (r.status !== 200) {
         this.hasMetrics = false;
         return null;
@@ -354,7 +366,7 @@ export class ServerSampler {
   /** Where the server's memory is, from its /metrics (JS heap, ArrayBuffers/WebAssembly memory, RSS), or null. */
   async memoryBreakdown(): Promise<string | null> {
     try {
-      const text = await (await fetch(`${this.url}/metrics`)).text();
+      const text = await (await fetch(`${this.url}/metrics`, this.metricsInit())).text();
       const v = (name: string) => {
         const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text);
         return m ? `${(Number(m[1]) / 1048576).toFixed(0)} MB` : '?';
