@@ -85,7 +85,7 @@ describe('table ownership fencing', () => {
       const other = store.append(write(b, 1000, 0));
       await expect(late).rejects.toBeInstanceOf(FencedError);
       await expect(other).resolves.toBeUndefined();
-      const batches = groups.mock.calls.map(([ws]) => (ws as TableWrite[]).map((w) => w.gameId));
+      const batches = groups.mock.calls.map(([ws]) => (ws as { write: TableWrite }[]).map((r) => r.write.gameId));
       expect(batches).toEqual([[a, b]]);
       expect(await events(a)).toEqual([]);
       expect(await events(b)).toEqual([1000]);
