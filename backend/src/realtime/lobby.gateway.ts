@@ -142,6 +142,7 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     const data = socket.data as SocketData;
     if (data.userId === user.id) {
       // already signed in as this user (e.g. a later `authenticate`): answer, no second history replay
+      this.realtime.expireWithToken(socket, token);
       socket.emit('authenticated', { success: true, userId: user.id });
       return;
     }
@@ -171,6 +172,7 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     }
     data.userId = user.id;
     data.username = user.username;
+    this.realtime.expireWithToken(socket, token); // issue #24: the socket ends with its token
     socket.emit('authenticated', { success: true, userId: user.id });
     this.realtime.markAuthenticated(user.id, socket.id);
     for (const m of history) if (!live.has(m.id)) socket.emit('lobby_chat_message', m);

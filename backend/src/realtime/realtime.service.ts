@@ -6,7 +6,7 @@ import {
   OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
-import type { ServerToClientEvents } from '@spades/common';
+import { SESSION_EXPIRED_MESSAGE, type ServerToClientEvents } from '@spades/common';
 import { EventEmitter } from 'node:events';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
 import { AppConfig } from '../config/config.schema';
@@ -26,6 +26,23 @@ export const LOBBY_VIEW_ROOM = 'lobby:view';
 export const LOBBY_LIST_FULL_ROOM = 'lobby:view:full';
 /** Presence changes are coalesced over this window into one `presence_changed`. */
 export const PRESENCE_FLUSH_MS = 250;
+
+/** setTimeout's longest delay (~24.8 days); a later expiry is re-armed in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The `exp` (ms since the epoch) of a JWT the caller has already verified, or null when it has none. Decoding only:
+ * never call it on an unverified token to decide anything else.
+ */
+export function verifiedTokenExpiry(token: unknown): number | null {
+  if (typeof token !== 'string') return null;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Room of all sockets of one user. */
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -69,6 +86,8 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy,
   /** Cluster mode only. */
   readonly cluster: ClusterPresenceStore | null = null;
   private readonly startWaitMs: number = 0;
+  /** Per authenticated socket: the timer that ends it when its token expires (expireWithToken). */
+  private readonly expiries = new WeakMap<Socket, NodeJS.Timeout>();
 
   constructor(@Optional() config?: AppConfig, @Optional() redis?: ClusterRedis) {
     if (!config?.cluster.enabled || !redis?.enabled) return;
@@ -210,6 +229,34 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy,
   /** Users with at least one socket on THIS server. */
   localOnlineCount(): number {
     return this.socketsByUser.size;
+  }
+
+  /**
+   * Issue #24: a socket keeps its identity only as long as the token it signed in with. At the token's `exp` the
+   * server sends `session_expired {message}` and disconnects the socket (the client shows the login page; a new
+   * socket needs a valid token). Called on every successful sign-in of the socket: a later `authenticate` with a
+   * newer token moves the deadline.
+   */
+  expireWithToken(socket: Socket, token: unknown): void {
+    const previous = this.expiries.get(socket);
+    if (previous) clearTimeout(previous);
+    else socket.once('disconnect', () => clearTimeout(this.expiries.get(socket)));
+    const exp = verifiedTokenExpiry(token);
+    if (exp === null) return;
+    const arm = () => {
+      const left = exp - Date.now();
+      const timer =
+        left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(() => this.expire(socket), Math.max(0, left));
+      this.expiries.set(socket, timer.unref());
+    };
+    arm();
+  }
+
+  private expire(socket: Socket): void {
+    this.expiries.delete(socket);
+    if (!socket.connected) return;
+    socket.emit('session_expired', { message: SESSION_EXPIRED_MESSAGE });
+    socket.disconnect(true);
   }
 
   /** Gateway bookkeeping; returns true when this server's online set changed. */

@@ -144,7 +144,19 @@ export interface ServerToClientEvents {
   invitation_declined: (payload: InvitationDeclined) => void;
   /** Issue #24: the host removed you from a table before its start (`reason`: what to show). */
   removed_from_table: (payload: InvitationCancelled) => void;
+  /**
+   * Issue #24: the socket's session token expired; the server disconnects the socket right after. The client signs
+   * out (like an HTTP 401) and shows the login page.
+   */
+  session_expired: (payload: SessionExpiredPayload) => void;
 }
+
+export interface SessionExpiredPayload {
+  message: string;
+}
+
+/** The message of `session_expired`. */
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
 
 export type ServerEventName = keyof ServerToClientEvents;
 export type ClientEventName = keyof ClientToServerEvents;

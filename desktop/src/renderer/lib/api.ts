@@ -21,6 +21,11 @@ export function setUnauthorizedHandler(h: UnauthorizedHandler | null): void {
   onUnauthorized = h;
 }
 
+/** The session ended outside HTTP (the socket's `session_expired`, issue #24): handled like a 401. */
+export function sessionEnded(): void {
+  onUnauthorized?.();
+}
+
 function messageOf(body: unknown): string | null {
   if (body && typeof body === 'object') {
     const b = body as { message?: unknown; error?: unknown };

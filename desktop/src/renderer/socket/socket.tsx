@@ -6,7 +6,9 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { SESSION_EXPIRED_MESSAGE } from '@spades/common';
 import type { ChatMessage as WireLobbyChatMessage, ClientToServerEvents, ServerToClientEvents } from '@spades/common';
+import { sessionEnded } from '../lib/api';
 import { getApiBase } from '../lib/platform';
 import { normalizeChat, type ChatMessage } from '../lib/types';
 import { useSession } from '../session/session';
@@ -107,6 +109,12 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     });
     s.on('disconnect', () => {
       setConn({ connecting: s.active, connected: false, authenticated: false });
+    });
+    // Issue #24: the server ends a socket when its token expires (and disconnects it): like an HTTP 401 (ruling 6),
+    // the session is cleared and the login page shown, with the server's message.
+    s.on('session_expired', (p) => {
+      notifyRef.current(typeof p?.message === 'string' && p.message ? p.message : SESSION_EXPIRED_MESSAGE);
+      sessionEnded();
     });
     s.on('connect_error', (err: Error) => {
       setConn((c) => ({ ...c, connecting: s.active }));
