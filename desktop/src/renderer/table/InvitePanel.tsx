@@ -47,6 +47,8 @@ export function InvitePanel({
   const [revoked, setRevoked] = useState(false);
   const [hold, setHold] = useState(true);
   const [busy, setBusy] = useState<string | null>(null);
+  /** The server's refusal per friend (ruling 13: they have not added you back; or too many invitations). */
+  const [refused, setRefused] = useState<Record<string, string>>({});
   const path = `/api/games/${encodeURIComponent(gameId)}/invite-link`;
 
   useEffect(() => {
@@ -88,6 +90,10 @@ export function InvitePanel({
     s.emit('invite_player', { gameId, userId, reserveSeat: canHoldSeat && hold }, (res: AckResult) => {
       setBusy(null);
       notify(res.ok ? 'Invitation sent' : res.message);
+      setRefused((r) => {
+        const { [userId]: _previous, ...rest } = r;
+        return res.ok ? rest : { ...rest, [userId]: res.message };
+      });
     });
   };
 
@@ -142,6 +148,9 @@ export function InvitePanel({
             <input type="checkbox" checked={hold} onChange={(e) => setHold(e.target.checked)} /> Hold a free seat for them for a minute
           </label>
         )}
+        <p className="muted small">
+          An in-app invitation reaches only players who have added you as a friend too; send anyone else the invite link.
+        </p>
         {friends.length === 0 ? (
           <p className="muted small">No friends to invite yet: add friends from the lobby's player list.</p>
         ) : (
@@ -149,7 +158,7 @@ export function InvitePanel({
             {friends.map((f) => {
               const p = invited.get(f.id);
               return (
-                <li key={f.id} className="player-row">
+                <li key={f.id} className={`player-row${refused[f.id] ? ' has-refusal' : ''}`}>
                   <span className="player-main static">
                     <Avatar src={f.avatar} id={f.id} name={f.username} size={28} />
                     <span className="player-name">{f.username}</span>
@@ -159,6 +168,11 @@ export function InvitePanel({
                   <button type="button" className="btn btn-secondary btn-sm" onClick={() => invite(f.id)} disabled={busy === f.id} aria-label={`Invite ${f.username}`}>
                     {p ? 'Again' : 'Invite'}
                   </button>
+                  {refused[f.id] && (
+                    <p className="muted small invite-refused" role="status">
+                      {refused[f.id]}
+                    </p>
+                  )}
                 </li>
               );
             })}
