@@ -14,7 +14,7 @@ import { GamesService } from '../src/games/games.service';
 import { TableStore, TableWrite, UNSTORABLE_WRITE } from '../src/games/table.store';
 import { UsernameKey1764900000000 } from '../src/database/migrations/1764900000000-username-key';
 import { Client, SETTINGS, useFastTimers } from './games/helpers';
-import { api, connectSocket, createTestApp, registerUser, RegisteredUser, TestApp } from './support/test-app';
+import { api, createTestApp, registerUser, RegisteredUser, TestApp } from './support/test-app';
 
 /** The characters of the issue, each inside an otherwise valid text. */
 const BAD: [string, string][] = [
@@ -25,7 +25,8 @@ const BAD: [string, string][] = [
   ['escape', '\u001b'],
 ];
 /** What a database error says (it must never reach a client). */
-const DB_TEXT = /unicode escape|invalid input syntax|invalid byte sequence|QueryFailed|violates|relation|column|jsonb?\b/i;
+const DB_TEXT =
+  /unicode escape|invalid input syntax|invalid byte sequence|QueryFailed|violates|relation|column|jsonb?\b/i;
 const REF = /^Something went wrong \(ref [0-9a-f]{6}\)$/;
 /** Percent-encodes a path/query part; a lone surrogate (no UTF-8 form) goes as its WTF-8 bytes, what a raw client can send. */
 const enc = (s: string) =>
@@ -113,14 +114,18 @@ describe('text input at the boundary (issue #24)', () => {
           body: { username: `p${tag}`, email: `p${tag}@example.test`, password: `correct horse${c}` },
         });
         expect(r.status).toBe(201);
-        const login = await api(t.url, 'POST', '/api/auth/login', { body: { email: `p${tag}@example.test`, password: `correct horse${c}` } });
+        const login = await api(t.url, 'POST', '/api/auth/login', {
+          body: { email: `p${tag}@example.test`, password: `correct horse${c}` },
+        });
         expect(login.status).toBe(200);
       }
     });
 
     it('login: a bad character in the e-mail is a 400, never a database error', async () => {
       for (const [, c] of BAD) {
-        const r = await api(t.url, 'POST', '/api/auth/login', { body: { email: `x${c}@example.test`, password: 'whatever12' } });
+        const r = await api(t.url, 'POST', '/api/auth/login', {
+          body: { email: `x${c}@example.test`, password: 'whatever12' },
+        });
         expect(r.status).toBe(400);
         expectRefusal(r.body.message);
       }
@@ -137,13 +142,17 @@ describe('text input at the boundary (issue #24)', () => {
       expect(row.username).toBe(u.user.username);
     });
 
-    it('a look-alike username is refused on register and on rename; a case change of one\'s own name is fine', async () => {
+    it("a look-alike username is refused on register and on rename; a case change of one's own name is fine", async () => {
       const tag = randomBytes(2).toString('hex').replace(/[01]/g, 'f');
       const first = await registerUser(t.url, { username: `adm${tag}1`, email: `adm${tag}@example.test` });
       const before = await users();
       for (const lookalike of [`ADM${tag}I`, `adm${tag}l`, `adm${tag}|`, `ａｄｍ${tag}１`]) {
         const r = await api(t.url, 'POST', '/api/auth/register', {
-          body: { username: lookalike, email: `x${randomBytes(3).toString('hex')}@example.test`, password: 'correct horse battery' },
+          body: {
+            username: lookalike,
+            email: `x${randomBytes(3).toString('hex')}@example.test`,
+            password: 'correct horse battery',
+          },
         });
         if (lookalike.includes('|')) {
           expect(r.status).toBe(400); // not a username character at all
@@ -151,7 +160,9 @@ describe('text input at the boundary (issue #24)', () => {
         }
         // the fullwidth one is the same name once normalized: "already taken" (the exact-name index answers first)
         expect({ lookalike, status: r.status }).toEqual({ lookalike, status: 409 });
-        expect(r.body.message).toBe(lookalike.startsWith('ａ') ? 'That username is already taken' : USERNAME_TAKEN_MESSAGE);
+        expect(r.body.message).toBe(
+          lookalike.startsWith('ａ') ? 'That username is already taken' : USERNAME_TAKEN_MESSAGE,
+        );
       }
       expect(await users()).toBe(before);
       const other: RegisteredUser = await registerUser(t.url);
@@ -160,7 +171,10 @@ describe('text input at the boundary (issue #24)', () => {
       expect(r.body.message).toBe(USERNAME_TAKEN_MESSAGE);
       const [row] = await t.dataSource.query(`SELECT username FROM users WHERE id = $1`, [other.user.id]);
       expect(row.username).toBe(other.user.username);
-      const own = await api(t.url, 'PUT', '/api/auth/profile', { token: first.token, body: { username: `ADM${tag}1` } });
+      const own = await api(t.url, 'PUT', '/api/auth/profile', {
+        token: first.token,
+        body: { username: `ADM${tag}1` },
+      });
       expect(own.status).toBe(200);
       expect(own.body.username).toBe(`ADM${tag}1`);
     });
@@ -215,7 +229,11 @@ describe('text input at the boundary (issue #24)', () => {
       expect(await eventsOf(gameId)).toBe(before);
       const ok = await a.emit('chat_message', { gameId, message: 'g\u200bg' });
       expect(ok.ok).toBe(true);
-      const rec = (await t.dataSource.query(`SELECT payload FROM game_events WHERE game_id = $1 ORDER BY seq DESC LIMIT 1`, [gameId]))[0];
+      const rec = (
+        await t.dataSource.query(`SELECT payload FROM game_events WHERE game_id = $1 ORDER BY seq DESC LIMIT 1`, [
+          gameId,
+        ])
+      )[0];
       expect(JSON.stringify(rec.payload)).toContain('"gg"');
     });
 
@@ -262,7 +280,9 @@ describe('text input at the boundary (issue #24)', () => {
 
     it('an unexpected error reaches the client as a generic message with a reference, and is logged with it', async () => {
       const games = t.app.get(GamesService);
-      const spy = jest.spyOn(games, 'chat').mockRejectedValueOnce(new Error('invalid byte sequence for encoding "UTF8": 0x00'));
+      const spy = jest
+        .spyOn(games, 'chat')
+        .mockRejectedValueOnce(new Error('invalid byte sequence for encoding "UTF8": 0x00'));
       try {
         const ack = await a.emit('chat_message', { gameId, message: 'hello' });
         expect(ack.ok).toBe(false);
@@ -282,7 +302,9 @@ describe('text input at the boundary (issue #24)', () => {
         expect(r.status).toBe(500);
         expect(r.body.message).toMatch(REF);
         const ref = r.body.message.match(/ref ([0-9a-f]{6})/)[1];
-        expect(logs.some((l) => l.includes(`[ref ${ref}]`) && l.includes('unsupported Unicode escape sequence'))).toBe(true);
+        expect(logs.some((l) => l.includes(`[ref ${ref}]`) && l.includes('unsupported Unicode escape sequence'))).toBe(
+          true,
+        );
       } finally {
         spy.mockRestore();
       }
@@ -328,7 +350,9 @@ describe('text input at the boundary (issue #24)', () => {
       } finally {
         groups.mockRestore();
       }
-      expect(await count(`SELECT count(*) AS n FROM game_events WHERE game_id = $1 AND seq = 9000`, [good.body.id])).toBe(1);
+      expect(
+        await count(`SELECT count(*) AS n FROM game_events WHERE game_id = $1 AND seq = 9000`, [good.body.id]),
+      ).toBe(1);
       expect(await count(`SELECT count(*) AS n FROM game_events WHERE game_id = $1 AND seq >= 9000`, [gameId])).toBe(0);
     });
 

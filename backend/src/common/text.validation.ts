@@ -5,7 +5,11 @@ import { isEmail, ValidateBy, ValidationOptions } from 'class-validator';
  * class-validator decorators over the text rules of common/src/protocol/text.ts (issue #24): the refusal message
  * is the rule's own ("email cannot contain text-direction override characters").
  */
-function byCheck(name: string, check: (v: unknown) => { ok: true } | { ok: false; message: string }, options?: ValidationOptions) {
+function byCheck(
+  name: string,
+  check: (v: unknown) => { ok: true } | { ok: false; message: string },
+  options?: ValidationOptions,
+) {
   return ValidateBy(
     {
       name,

@@ -16,7 +16,9 @@ import {
 
 const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
 const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
-const C0_BUT_TAB_LF = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).filter((c) => c !== '\t' && c !== '\n');
+const C0_BUT_TAB_LF = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).filter(
+  (c) => c !== '\t' && c !== '\n',
+);
 const C1_AND_DEL = Array.from({ length: 33 }, (_, i) => String.fromCharCode(0x7f + i));
 
 /** Is the string valid for PostgreSQL text/jsonb: no NUL, no lone surrogate. */
@@ -74,6 +76,7 @@ describe('chat text', () => {
         if (!r.ok) return;
         expect(storable(r.text)).toBe(true);
         expect(/[\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff]/.test(r.text)).toBe(false);
+        // eslint-disable-next-line no-control-regex -- matching control characters is the point
         expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(r.text)).toBe(false);
       }),
       { numRuns: 3000 },
@@ -82,6 +85,7 @@ describe('chat text', () => {
 
   it('property: well-formed text without controls or bidi characters is accepted unchanged (but for trimming and zero-width)', () => {
     const safe = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter(
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
       (s) => !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff\r]/.test(s),
     );
     fc.assert(
@@ -116,6 +120,7 @@ describe('single-line and exact text', () => {
         const r = checkLineText(s, 'x');
         if (!r.ok) return;
         expect(storable(r.text)).toBe(true);
+        // eslint-disable-next-line no-control-regex -- matching control characters is the point
         expect(/[\u0000-\u001f\u007f-\u009f]/.test(r.text)).toBe(false);
       }),
       { numRuns: 3000 },
@@ -144,7 +149,8 @@ describe('names', () => {
 
   it('the look-alike key makes admin1, AdminI, adm1n1, ADMINl and admin| collide', () => {
     const key = nameKey('admin1');
-    for (const n of ['AdminI', 'adm1n1', 'ADMINl', 'admin|', 'ａｄｍｉｎ１', 'ad\u200bmin1']) expect(nameKey(n)).toBe(key);
+    for (const n of ['AdminI', 'adm1n1', 'ADMINl', 'admin|', 'ａｄｍｉｎ１', 'ad\u200bmin1'])
+      expect(nameKey(n)).toBe(key);
     expect(nameKey('modern')).toBe(nameKey('modem'));
     expect(nameKey('vvin')).toBe(nameKey('win'));
     expect(nameKey('b0b')).toBe(nameKey('bob'));
@@ -155,21 +161,32 @@ describe('names', () => {
 
   it('property: the key ignores case and zero-width characters, and is stable', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{3,20}$/), fc.constantFrom(...ZERO_WIDTH), fc.nat(20), (name, zw, at) => {
-        const i = Math.min(at, name.length);
-        expect(nameKey(name.toUpperCase())).toBe(nameKey(name.toLowerCase()));
-        expect(nameKey(name.slice(0, i) + zw + name.slice(i))).toBe(nameKey(name));
-        expect(nameKey(nameKey(name))).toBe(nameKey(name));
-      }),
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_-]{3,20}$/),
+        fc.constantFrom(...ZERO_WIDTH),
+        fc.nat(20),
+        (name, zw, at) => {
+          const i = Math.min(at, name.length);
+          expect(nameKey(name.toUpperCase())).toBe(nameKey(name.toLowerCase()));
+          expect(nameKey(name.slice(0, i) + zw + name.slice(i))).toBe(nameKey(name));
+          expect(nameKey(nameKey(name))).toBe(nameKey(name));
+        },
+      ),
     );
   });
 
   it('checkUsername: normalized, its key, and a clear refusal per rule', () => {
     expect(checkUsername('ａｃｅ_1')).toEqual({ ok: true, username: 'ace_1', key: nameKey('ace_1') });
     expect(checkUsername('ace\u200b_1')).toEqual({ ok: true, username: 'ace_1', key: nameKey('ace_1') });
-    expect(checkUsername('ace\u202e1')).toEqual({ ok: false, message: 'username cannot contain text-direction override characters' });
+    expect(checkUsername('ace\u202e1')).toEqual({
+      ok: false,
+      message: 'username cannot contain text-direction override characters',
+    });
     expect(checkUsername('ace\u0000')).toEqual({ ok: false, message: 'username cannot contain control characters' });
-    expect(checkUsername('ace\ud800')).toEqual({ ok: false, message: 'username contains a broken character (a lone UTF-16 surrogate)' });
+    expect(checkUsername('ace\ud800')).toEqual({
+      ok: false,
+      message: 'username contains a broken character (a lone UTF-16 surrogate)',
+    });
     expect(checkUsername('ac é')).toEqual({ ok: false, message: USERNAME_MESSAGE });
     expect(checkUsername(7)).toEqual({ ok: false, message: 'username must be a string' });
   });

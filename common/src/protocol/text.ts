@@ -39,8 +39,10 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** Bidi embeddings and overrides (LRE, RLE, PDF, LRO, RLO) and isolates (LRI, RLI, FSI, PDI). */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 /** C0 controls but tab and newline, DEL, C1 controls. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CHAT_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Every C0 control, DEL, C1 controls. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 

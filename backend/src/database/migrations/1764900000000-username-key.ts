@@ -13,7 +13,9 @@ export class UsernameKey1764900000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE users ADD COLUMN username_key text`);
-    const users: { id: string; username: string }[] = await q.query(`SELECT id, username FROM users ORDER BY created_at, id`);
+    const users: { id: string; username: string }[] = await q.query(
+      `SELECT id, username FROM users ORDER BY created_at, id`,
+    );
     const seen = new Set<string>();
     const ids: string[] = [];
     const keys: string[] = [];
