@@ -270,7 +270,7 @@ export class GamesGateway {
       if (!parsed.ok) throw new TableError(parsed.message);
       // the whole input is checked before the rate limit: a refused message does not use it up
       const [gameId, actionId] = [gameIdOf(p), actionIdOf(p)];
-      await this.people.assertChatRate(userId);
+      await this.people.assertChatRate(userId, gameId, actionId);
       return this.games.chat(gameId, await this.people.get(userId), parsed.text, actionId);
     });
   }

@@ -9,6 +9,10 @@ import { Participant, TableError } from './table';
 /** Table chat's bucket of the per-user chat limit (same limit as lobby chat). */
 export const TABLE_CHAT_LIMIT: RateLimit = { scope: 'table-chat', max: CHAT_RATE_MAX, windowMs: CHAT_RATE_WINDOW_MS };
 
+/** How long (and how many) admitted chat action ids are remembered so that their retries are not counted. */
+const ADMITTED_ID_TTL_MS = 10 * 60_000;
+const ADMITTED_IDS_MAX = 50_000;
+
 /** Refusals of an in-app invitation (ParticipantsService.assertCanInvite). */
 export const INVITE_ERRORS = {
   blocked: 'You cannot invite this player',
@@ -19,6 +23,9 @@ export const INVITE_ERRORS = {
 /** Display data of a table participant, always read from the account (never from the request body). */
 @Injectable()
 export class ParticipantsService {
+  /** Chat action ids admitted by assertChatRate (key → until when a retry is not counted), oldest first. */
+  private readonly admittedChatIds = new Map<string, number>();
+
   constructor(
     private readonly users: UsersService,
     private readonly ds: DataSource,
@@ -42,9 +49,22 @@ export class ParticipantsService {
   /**
    * Table chat: the per-user limit of lobby chat (CHAT_RATE_MAX per CHAT_RATE_WINDOW_MS, shared by the nodes in
    * cluster mode) in its own bucket. Checked by the node the socket is on, before any forwarding, so once per send.
+   * A retry of an action id this node already admitted is not counted again: the table answers it with the original
+   * result (or refuses another text under that id), so it can never add a message.
    */
-  async assertChatRate(userId: string): Promise<void> {
-    if (!(await this.limiter.admit(TABLE_CHAT_LIMIT, userId))) throw new TableError(RATE_MESSAGES.chatTooFast, 429);
+  async assertChatRate(userId: string, gameId: string, actionId?: string): Promise<void> {
+    const key = actionId === undefined ? null : JSON.stringify([userId, gameId, actionId]);
+    const now = Date.now();
+    if (key !== null && (this.admittedChatIds.get(key) ?? 0) > now) return;
+    if (!(await this.limiter.admit(TABLE_CHAT_LIMIT, userId, now))) throw new TableError(RATE_MESSAGES.chatTooFast, 429);
+    if (key === null) return;
+    this.admittedChatIds.delete(key);
+    this.admittedChatIds.set(key, now + ADMITTED_ID_TTL_MS);
+    // oldest first (insertion order): drop the expired ones, and the oldest beyond the cap
+    for (const [k, until] of this.admittedChatIds) {
+      if (until > now && this.admittedChatIds.size <= ADMITTED_IDS_MAX) break;
+      this.admittedChatIds.delete(k);
+    }
   }
 
   /**

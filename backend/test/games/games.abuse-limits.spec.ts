@@ -49,6 +49,19 @@ describe('games: table chat limit, invitation limit and consent (issue #24)', ()
     expect(await host.emit('chat_message', { gameId, message: 'calm now' })).toEqual({ ok: true });
   });
 
+  it('a retry of an admitted chat action id is not counted (it cannot add a message); new messages are', async () => {
+    const host = await client();
+    const gameId = await table(host);
+    const first = await host.emit('chat_message', { gameId, message: 'once', actionId: 'r-1' });
+    expect(first).toEqual({ ok: true });
+    for (let i = 0; i < 5; i++) expect(await host.emit('chat_message', { gameId, message: 'once', actionId: 'r-1' })).toEqual(first);
+    expect(await host.emit('chat_message', { gameId, message: 'other', actionId: 'r-1' })).toEqual({ ok: false, message: 'Duplicate action id' });
+    expect(await host.emit('chat_message', { gameId, message: 'two', actionId: 'r-2' })).toEqual({ ok: true });
+    expect(await host.emit('chat_message', { gameId, message: 'three' })).toEqual({ ok: true });
+    expect(await host.emit('chat_message', { gameId, message: 'four', actionId: 'r-4' })).toEqual({ ok: false, message: RATE_MESSAGES.chatTooFast });
+    expect(await chatRows(gameId, host.id)).toBe(CHAT_RATE_MAX);
+  });
+
   it('an invitee who has not friended the inviter gets nothing; one who has (or mutual friends) is invited; links unchanged', async () => {
     const host = await client();
     const oneSided = await client(); // the host added them; they did not add the host
