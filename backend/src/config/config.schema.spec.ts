@@ -78,6 +78,23 @@ describe('configuration', () => {
     );
   });
 
+  it('reads INVITE_MAX_PER_MINUTE and the /metrics settings (issue #24), refusing bad values with a clear message', () => {
+    expect(loadAppConfig({ DATA_DIR: dir })).toMatchObject({
+      inviteMaxPerMinute: 10,
+      metricsToken: undefined,
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+    });
+    const c = loadAppConfig({ DATA_DIR: dir, INVITE_MAX_PER_MINUTE: '3', METRICS_TOKEN: 'x'.repeat(16), METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' });
+    expect(c).toMatchObject({ inviteMaxPerMinute: 3, metricsToken: 'x'.repeat(16), metricsPort: 9464, metricsHost: '0.0.0.0' });
+    expect(() => loadAppConfig({ DATA_DIR: dir, METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters long');
+    for (const port of ['0', '70000', 'abc', '1.5'])
+      expect(() => loadAppConfig({ DATA_DIR: dir, METRICS_PORT: port })).toThrow('METRICS_PORT must be a port number between 1 and 65535');
+    expect(() => loadAppConfig({ DATA_DIR: dir, INVITE_MAX_PER_MINUTE: '0' })).toThrow(
+      'INVITE_MAX_PER_MINUTE must be an integer between 1 and 1000',
+    );
+  });
+
   it('parses TRUST_PROXY', () => {
     expect(loadAppConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadAppConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).trustProxy).toBe(1);
