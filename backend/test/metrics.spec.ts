@@ -23,7 +23,9 @@ describe('/metrics access', () => {
   beforeAll(async () => {
     plain = await createTestApp({ env: { METRICS_TOKEN: undefined, METRICS_PORT: undefined } });
     metricsPort = await freePort();
-    guarded = await createTestApp({ env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' } });
+    guarded = await createTestApp({
+      env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
+    });
   });
   afterAll(async () => {
     await plain?.close();
@@ -41,8 +43,18 @@ describe('/metrics access', () => {
   });
 
   it('with METRICS_TOKEN: 401 without it or with a wrong one, 200 with it', async () => {
-    for (const authorization of [undefined, 'Bearer wrong', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, TOKEN, `Basic ${TOKEN}`, 'Bearer ']) {
-      const r = await api(guarded.url, 'GET', '/metrics', { headers: authorization === undefined ? {} : { authorization } });
+    for (const authorization of [
+      undefined,
+      'Bearer wrong',
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      TOKEN,
+      `Basic ${TOKEN}`,
+      'Bearer ',
+    ]) {
+      const r = await api(guarded.url, 'GET', '/metrics', {
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ message: METRICS_ERRORS.unauthorized });
     }
@@ -57,7 +69,8 @@ describe('/metrics access', () => {
     const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(r.status).toBe(200);
     expect(await r.text()).toMatch(/^# HELP nodejs_eventloop_lag/m);
-    for (const path of ['/', '/health', '/api/users/me', '/metricsx']) expect((await fetch(`http://127.0.0.1:${metricsPort}${path}`)).status).toBe(404);
+    for (const path of ['/', '/health', '/api/users/me', '/metricsx'])
+      expect((await fetch(`http://127.0.0.1:${metricsPort}${path}`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { method: 'POST' })).status).toBe(404);
   });
 });

@@ -13,7 +13,9 @@ export const METRICS_ERRORS = {
  */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const m = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
-  const given = createHash('sha256').update(m ? m[1] : '').digest();
+  const given = createHash('sha256')
+    .update(m ? m[1] : '')
+    .digest();
   const expected = createHash('sha256').update(token).digest();
   return timingSafeEqual(given, expected) && !!m;
 }

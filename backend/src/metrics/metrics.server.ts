@@ -34,7 +34,8 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         return;
       }
       this.metrics.render().then(
-        (text) => res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' }).end(text),
+        (text) =>
+          res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' }).end(text),
         (e: unknown) => {
           this.log.error(`metrics: ${e instanceof Error ? e.message : String(e)}`);
           res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Metrics failed' }));

@@ -10,14 +10,21 @@ const INVITES_PER_MINUTE = 3;
 
 describe('games: table chat limit, invitation limit and consent (issue #24)', () => {
   let t: TestApp;
-  const { client } = gamesSuite(
-    (app) => (t = app),
-    { INVITE_MAX_PER_MINUTE: String(INVITES_PER_MINUTE), INVITE_RESERVATION_MS: '600000' },
-  );
+  const { client } = gamesSuite((app) => (t = app), {
+    INVITE_MAX_PER_MINUTE: String(INVITES_PER_MINUTE),
+    INVITE_RESERVATION_MS: '600000',
+  });
   const friendAdd = async (who: Client, target: Client) =>
-    expect((await who.http(t.url, 'POST', '/api/social/friends/add', { friendId: target.id })).status).toBeLessThan(300);
+    expect((await who.http(t.url, 'POST', '/api/social/friends/add', { friendId: target.id })).status).toBeLessThan(
+      300,
+    );
   const chatRows = async (gameId: string, actor: string): Promise<number> =>
-    (await t.dataSource.query(`SELECT count(*)::int AS n FROM game_events WHERE game_id = $1 AND type = 'chat' AND actor = $2`, [gameId, actor]))[0].n;
+    (
+      await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM game_events WHERE game_id = $1 AND type = 'chat' AND actor = $2`,
+        [gameId, actor],
+      )
+    )[0].n;
   const table = async (host: Client, extra: Record<string, unknown> = {}): Promise<string> => {
     const gameId = (await host.http(t.url, 'POST', '/api/games', { ...SETTINGS, ...extra })).body.id;
     expect((await host.emit('join_game', { gameId })).ok).toBe(true);
@@ -31,7 +38,11 @@ describe('games: table chat limit, invitation limit and consent (issue #24)', ()
     expect((await watcher.emit('join_game_as_spectator', { gameId })).ok).toBe(true);
     const before = await chatRows(gameId, host.id);
 
-    const acks = await Promise.all(Array.from({ length: 60 }, (_, i) => host.emit('chat_message', { gameId, message: `spam ${i}`, actionId: `c${i}` })));
+    const acks = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        host.emit('chat_message', { gameId, message: `spam ${i}`, actionId: `c${i}` }),
+      ),
+    );
     const ok = acks.filter((a) => a.ok === true);
     const refused = acks.filter((a) => a.ok === false);
     expect(ok).toHaveLength(CHAT_RATE_MAX);
@@ -39,7 +50,11 @@ describe('games: table chat limit, invitation limit and consent (issue #24)', ()
     for (const r of refused) expect(r.message).toBe(RATE_MESSAGES.chatTooFast);
     expect(RATE_MESSAGES.chatTooFast).toBe('You are sending messages too fast. Please wait a moment.');
     expect((await chatRows(gameId, host.id)) - before).toBe(CHAT_RATE_MAX);
-    await watcher.waitFor(() => watcher.events('chat_message').filter((m) => /^spam /.test(m.message?.message)).length >= CHAT_RATE_MAX, 5000, 'chat');
+    await watcher.waitFor(
+      () => watcher.events('chat_message').filter((m) => /^spam /.test(m.message?.message)).length >= CHAT_RATE_MAX,
+      5000,
+      'chat',
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(watcher.events('chat_message').filter((m) => /^spam /.test(m.message?.message))).toHaveLength(CHAT_RATE_MAX);
 
@@ -54,11 +69,18 @@ describe('games: table chat limit, invitation limit and consent (issue #24)', ()
     const gameId = await table(host);
     const first = await host.emit('chat_message', { gameId, message: 'once', actionId: 'r-1' });
     expect(first).toEqual({ ok: true });
-    for (let i = 0; i < 5; i++) expect(await host.emit('chat_message', { gameId, message: 'once', actionId: 'r-1' })).toEqual(first);
-    expect(await host.emit('chat_message', { gameId, message: 'other', actionId: 'r-1' })).toEqual({ ok: false, message: 'Duplicate action id' });
+    for (let i = 0; i < 5; i++)
+      expect(await host.emit('chat_message', { gameId, message: 'once', actionId: 'r-1' })).toEqual(first);
+    expect(await host.emit('chat_message', { gameId, message: 'other', actionId: 'r-1' })).toEqual({
+      ok: false,
+      message: 'Duplicate action id',
+    });
     expect(await host.emit('chat_message', { gameId, message: 'two', actionId: 'r-2' })).toEqual({ ok: true });
     expect(await host.emit('chat_message', { gameId, message: 'three' })).toEqual({ ok: true });
-    expect(await host.emit('chat_message', { gameId, message: 'four', actionId: 'r-4' })).toEqual({ ok: false, message: RATE_MESSAGES.chatTooFast });
+    expect(await host.emit('chat_message', { gameId, message: 'four', actionId: 'r-4' })).toEqual({
+      ok: false,
+      message: RATE_MESSAGES.chatTooFast,
+    });
     expect(await chatRows(gameId, host.id)).toBe(CHAT_RATE_MAX);
   });
 
@@ -75,8 +97,14 @@ describe('games: table chat limit, invitation limit and consent (issue #24)', ()
     const chatBefore = (await storedTable(t, gameId)).snapshot.chat?.length ?? 0;
 
     const expected = `${oneSided.user.user.username} has not added you as a friend; send them the table's invite link instead`;
-    expect(await host.emit('invite_player', { gameId, userId: oneSided.id, reserveSeat: true })).toEqual({ ok: false, message: expected });
-    const http = await host.http(t.url, 'POST', `/api/games/${gameId}/invite`, { userId: oneSided.id, reserveSeat: true });
+    expect(await host.emit('invite_player', { gameId, userId: oneSided.id, reserveSeat: true })).toEqual({
+      ok: false,
+      message: expected,
+    });
+    const http = await host.http(t.url, 'POST', `/api/games/${gameId}/invite`, {
+      userId: oneSided.id,
+      reserveSeat: true,
+    });
     expect(http.status).toBe(403);
     expect(http.body.message).toBe(expected);
     // nothing reached them: no notification, no pending invitation, no held seat, no system chat line, no access
@@ -114,8 +142,13 @@ describe('games: table chat limit, invitation limit and consent (issue #24)', ()
     for (let i = 0; i < INVITES_PER_MINUTE; i++)
       expect(await host.emit('invite_player', { gameId, userId: invitees[i].id })).toMatchObject({ ok: true });
     const late = invitees[INVITES_PER_MINUTE];
-    expect(await host.emit('invite_player', { gameId, userId: late.id })).toEqual({ ok: false, message: RATE_MESSAGES.invitesTooFast });
-    const http = await host.http(t.url, 'POST', `/api/games/${gameId}/invite`, { userId: invitees[INVITES_PER_MINUTE + 1].id });
+    expect(await host.emit('invite_player', { gameId, userId: late.id })).toEqual({
+      ok: false,
+      message: RATE_MESSAGES.invitesTooFast,
+    });
+    const http = await host.http(t.url, 'POST', `/api/games/${gameId}/invite`, {
+      userId: invitees[INVITES_PER_MINUTE + 1].id,
+    });
     expect(http.status).toBe(429);
     expect(http.body.message).toBe(RATE_MESSAGES.invitesTooFast);
     await new Promise((r) => setTimeout(r, 300));

@@ -11,7 +11,9 @@ const REDIS_URL = process.env.REDIS_URL;
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const missing = [!REDIS_URL && 'REDIS_URL', !TEST_DATABASE_URL && 'TEST_DATABASE_URL'].filter(Boolean);
 if (missing.length)
-  console.warn(`[chat-limit.cluster.spec] ${missing.join(' and ')} not set: skipping the cluster table chat limit test`);
+  console.warn(
+    `[chat-limit.cluster.spec] ${missing.join(' and ')} not set: skipping the cluster table chat limit test`,
+  );
 const describeCluster = missing.length ? describe.skip : describe;
 
 describeCluster('cluster mode: the table chat limit is shared by the nodes', () => {

@@ -50,7 +50,10 @@ describe('sockets expire with their token', () => {
     (raw.emit as (...a: unknown[]) => void)('authenticate', { token: u.token });
     expect(await answer).toMatchObject({ success: false });
     const refused = waitForEvent(raw, 'error', (e) => e.event === 'chat_message');
-    (raw.emit as (...a: unknown[]) => void)('chat_message', { gameId: '00000000-0000-4000-8000-000000000000', message: 'still me?' });
+    (raw.emit as (...a: unknown[]) => void)('chat_message', {
+      gameId: '00000000-0000-4000-8000-000000000000',
+      message: 'still me?',
+    });
     expect((await refused).message).toBe('Not authenticated');
     expect((await api(t.url, 'GET', '/api/auth/profile', { token: u.token })).status).toBe(401);
   });
@@ -60,7 +63,9 @@ describe('sockets expire with their token', () => {
     const first = await connectSocket(t.url, u.token);
     open.push(first);
     await sleep(1100);
-    const login = await api<{ token: string }>(t.url, 'POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
+    const login = await api<{ token: string }>(t.url, 'POST', '/api/auth/login', {
+      body: { email: u.email, password: u.password },
+    });
     expect(login.status).toBe(200);
     const second = await connectSocket(t.url, login.body.token);
     open.push(second);

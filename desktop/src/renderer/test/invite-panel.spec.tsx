@@ -27,14 +27,37 @@ function setup() {
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
   const socket = new FakeSocket();
-  (socket as unknown as { emit: unknown }).emit = (_event: string, payload: { userId: string }, ack: (r: unknown) => void) =>
-    ack(payload.userId === 'u2' ? { ok: false, message: REFUSAL } : { ok: true });
-  const sock = { socket, connecting: false, connected: true, authenticated: true, ready: true, error: null, onlineIds: new Set(), lobbyMessages: [], emit: () => true, clearError: () => undefined } as unknown as SocketValue;
+  (socket as unknown as { emit: unknown }).emit = (
+    _event: string,
+    payload: { userId: string },
+    ack: (r: unknown) => void,
+  ) => ack(payload.userId === 'u2' ? { ok: false, message: REFUSAL } : { ok: true });
+  const sock = {
+    socket,
+    connecting: false,
+    connected: true,
+    authenticated: true,
+    ready: true,
+    error: null,
+    onlineIds: new Set(),
+    lobbyMessages: [],
+    emit: () => true,
+    clearError: () => undefined,
+  } as unknown as SocketValue;
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <ToastProvider>
         <SocketContextForTests.Provider value={sock}>
-          <InvitePanel open onOpenChange={() => undefined} gameId="g1" isHost isPrivate canHoldSeat members={['u0']} pending={[]} />
+          <InvitePanel
+            open
+            onOpenChange={() => undefined}
+            gameId="g1"
+            isHost
+            isPrivate
+            canHoldSeat
+            members={['u0']}
+            pending={[]}
+          />
         </SocketContextForTests.Provider>
       </ToastProvider>
     </QueryClientProvider>,

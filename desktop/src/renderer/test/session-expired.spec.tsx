@@ -53,7 +53,14 @@ vi.mock('socket.io-client', () => ({
 
 const { Root } = await import('../Root');
 
-const PROFILE = { id: 'u9', username: 'Dee', email: 'dee@x.test', avatar: null, coins: 1_000_000, stats: { gamesPlayed: 3 } };
+const PROFILE = {
+  id: 'u9',
+  username: 'Dee',
+  email: 'dee@x.test',
+  avatar: null,
+  coins: 1_000_000,
+  stats: { gamesPlayed: 3 },
+};
 
 beforeEach(() => {
   sockets.length = 0;
@@ -61,7 +68,8 @@ beforeEach(() => {
   window.history.replaceState(null, '', '/');
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = String(input);
-    const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const json = (b: unknown) =>
+      new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } });
     if (url.endsWith('/api/auth/profile')) return json({ user: PROFILE });
     return json([]);
   });
