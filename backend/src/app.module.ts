@@ -16,6 +16,7 @@ import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { MetricsModule } from './metrics/metrics.module';
 import { LobbyModule } from './realtime/lobby.module';
 import { RatingsModule } from './ratings/ratings.module';
+import { AdminModule } from './admin/admin.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SocialModule } from './social/social.module';
 import { StatsModule } from './stats/stats.module';
@@ -32,6 +33,7 @@ export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   CoinsModule,
   StatsModule,
   RatingsModule,
+  AdminModule,
   RealtimeModule,
   UsersModule,
   AuthModule,

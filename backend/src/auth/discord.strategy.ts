@@ -165,8 +165,8 @@ export class DiscordStrategy extends PassportStrategy(withAppPassport(OAuth2Stra
   /** The verify callback: the account linked to this Discord id, or a new one. */
   async validate(_accessToken: string, _refreshToken: string | undefined, profile: DiscordUser): Promise<AuthUser> {
     const user = await this.discord.linkOrCreate(profile);
-    // the account's role (issue #11) is what the session token will carry
-    return { id: user.id, username: user.username, tokenRole: user.role === 'admin' ? 'admin' : 'user' };
+    // the account's stored role is what the session token will carry (informational, see AuthUser.tokenRole)
+    return { id: user.id, username: user.username, tokenRole: user.role };
   }
 }
 

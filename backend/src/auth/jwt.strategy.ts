@@ -12,13 +12,17 @@ export const JWT_STRATEGY = 'jwt';
 const MAX_TOKEN_LENGTH = 4096;
 const BEARER = /^Bearer\s+(\S+)$/i;
 
-export type UserRole = 'user' | 'admin';
+/** A session token's `role` claim: the account's role when the token was signed (informational only). */
+export type UserRole = 'user' | 'moderator' | 'admin';
 
 /** Who a verified session token belongs to (an account that still exists). */
 export interface AuthUser {
   id: string;
   username: string;
-  /** The token's `role` claim (issue #11; an admin route also checks the account's current role). */
+  /**
+   * The token's `role` claim: the role at sign-in, for clients only. Authorization never trusts it: admin routes
+   * read the account's stored role per request (issue #24), so a grant or revoke takes effect without a new token.
+   */
   tokenRole: UserRole;
 }
 
@@ -88,7 +92,8 @@ export class JwtStrategy extends PassportStrategy(withAppPassport(Strategy), JWT
   async validate(payload: { sub?: unknown; role?: unknown }): Promise<AuthUser | false> {
     if (typeof payload.sub !== 'string') return false;
     const user = await this.users.findIdentity(payload.sub);
-    return user ? { ...user, tokenRole: payload.role === 'admin' ? 'admin' : 'user' } : false;
+    const tokenRole: UserRole = payload.role === 'admin' || payload.role === 'moderator' ? payload.role : 'user';
+    return user ? { ...user, tokenRole } : false;
   }
 }
 

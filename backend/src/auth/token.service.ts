@@ -16,9 +16,12 @@ export class TokenService {
     @Inject(APP_PASSPORT) private readonly passport: Authenticator,
   ) {}
 
-  /** `role` (users.role, from ADMIN_USERS) rides in the token as the `role` claim (issue #11: admin report). */
+  /**
+   * `role` (users.role at sign-in) rides in the token as the `role` claim when it is not 'user'. Informational:
+   * the server decides with the stored role (AdminGuard, UsersService.roleOf), never with this claim.
+   */
   sign(userId: string, role: UserRole = 'user'): string {
-    return this.jwt.sign(role === 'admin' ? { sub: userId, role } : { sub: userId });
+    return this.jwt.sign(role !== 'user' ? { sub: userId, role } : { sub: userId });
   }
 
   /** The account of a valid, unexpired token signed by this server whose user still exists; null otherwise. */

@@ -41,6 +41,13 @@ const expiresIn = z
   })
   .refine((v) => v > 0, 'JWT_EXPIRES_IN must be positive');
 
+const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The refusal of an ADMIN_USERS entry that is not an account id (names and e-mails were an attack, issue #24). */
+export const adminUsersError = (bad: string[]) =>
+  `ADMIN_USERS takes account ids (UUIDs) only, never usernames or e-mails (not an id: ${bad.map((b) => JSON.stringify(b)).join(', ')}). ` +
+  'Make an admin with `npm run admin -- grant <username> admin` (see README, "First admin").';
+
 export const envSchema = z.object({
   PORT: intInRange('PORT', 0, 65535, 3000),
   DATA_DIR: z.preprocess((v) => (v === '' || v === undefined ? './data' : v), z.string()),
@@ -87,13 +94,6 @@ export const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: intInRange('LOGIN_MAX_FAILURES_PER_IP', 1, 10000, 100),
   TRUST_PROXY: optionalString,
   REGISTER_MAX_PER_IP: intInRange('REGISTER_MAX_PER_IP', 1, 100000, 100),
-  NODE_ID: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'NODE_ID must be 1-100 letters, digits, dots, dashes, underscores or colons')
-      .optional(),
-  ),
   INVITE_MAX_PER_MINUTE: intInRange('INVITE_MAX_PER_MINUTE', 1, 1000, 10),
   METRICS_TOKEN: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -109,7 +109,27 @@ export const envSchema = z.object({
       .optional(),
   ),
   METRICS_HOST: z.preprocess((v) => (v === '' || v === undefined ? '127.0.0.1' : v), z.string()),
+  NODE_ID: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'NODE_ID must be 1-100 letters, digits, dots, dashes, underscores or colons')
+      .optional(),
+  ),
   CLUSTER_LEASE_MS: intInRange('CLUSTER_LEASE_MS', 1000, 600000, 5000),
+  /** Account ids (UUIDs) granted the admin role at boot (issue #24: never names or e-mails; nobody is demoted). */
+  ADMIN_USERS: z
+    .preprocess((v) => (v === undefined ? '' : v), z.string())
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .superRefine((ids, ctx) => {
+      const bad = ids.filter((id) => !ACCOUNT_ID.test(id));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: adminUsersError(bad) });
+    }),
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z
@@ -153,6 +173,13 @@ export abstract class AppConfig {
   trustProxy!: boolean | number | string;
   /** Accounts one IP may create per hour (each new account receives coins). */
   registerMaxPerIp!: number;
+  /** In-app invitations one user may send per minute (socket invite_player and POST /api/games/:id/invite). */
+  inviteMaxPerMinute!: number;
+  /** GET /metrics on the public port answers only `Authorization: Bearer <metricsToken>`; unset: 404 there. */
+  metricsToken?: string;
+  /** A separate listener serving only GET /metrics (no token) on metricsHost:metricsPort; unset: none. */
+  metricsPort?: number;
+  metricsHost!: string;
   /** socket.io broadcasts go through Redis pub/sub when set (servers sharing a database reach each other's sockets). */
   redisUrl?: string;
   /**
@@ -161,6 +188,8 @@ export abstract class AppConfig {
    * a node whose heartbeat is older than `leaseMs` is dead and its tables are taken over.
    */
   cluster!: { enabled: boolean; nodeId: string; leaseMs: number };
+  /** ADMIN_USERS: account ids granted the admin role at boot (lower-case UUIDs). */
+  adminUserIds!: string[];
 }
 
 export class ConfigValidationError extends Error {
@@ -173,13 +202,6 @@ export class ConfigValidationError extends Error {
 /**
  * JWT secret: JWT_SECRET if set; otherwise a random secret generated once and persisted in
  * DATA_DIR/jwt-secret (mode 0600), so tokens survive restarts. Never a hard-coded fallback.
-  /** In-app invitations one user may send per minute (socket invite_player and POST /api/games/:id/invite). */
-  inviteMaxPerMinute!: number;
-  /** GET /metrics on the public port answers only `Authorization: Bearer <metricsToken>`; unset: 404 there. */
-  metricsToken?: string;
-  /** A separate listener serving only GET /metrics (no token) on metricsHost:metricsPort; unset: none. */
-  metricsPort?: number;
-  metricsHost!: string;
  */
 function resolveJwtSecret(dataDir: string, fromEnv?: string): { secret: string; source: AppConfig['jwtSecretSource'] } {
   if (fromEnv) return { secret: fromEnv, source: 'env' };
@@ -260,8 +282,13 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
     loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     loginMaxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
     registerMaxPerIp: e.REGISTER_MAX_PER_IP,
+    inviteMaxPerMinute: e.INVITE_MAX_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL,
+    adminUserIds: e.ADMIN_USERS,
     cluster: {
       enabled: !!e.REDIS_URL && !!e.DATABASE_URL,
       nodeId: e.NODE_ID ?? `${hostname()}:${e.PORT}`,
@@ -270,7 +297,3 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
   };
   return config;
 }
-    inviteMaxPerMinute: e.INVITE_MAX_PER_MINUTE,
-    metricsToken: e.METRICS_TOKEN,
-    metricsPort: e.METRICS_PORT,
-    metricsHost: e.METRICS_HOST,

@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
 const heldLocks = new Set<string>();
 
 export class DataDirLockedError extends Error {
-  constructor(dir: string, pid: number) {
+  constructor(dir: string, readonly pid: number) {
     super(
       `The data directory ${dir} is already in use by another Spades server (pid ${pid}). ` +
         'Stop it first, or point DATA_DIR somewhere else.',

@@ -1,6 +1,6 @@
 /**
- * Leaver penalties and admins (issue #11), read from the environment when the app boots (tests set the variables
- * before booting, like games.config.ts).
+ * Leaver penalties (issue #11), read from the environment when the app boots (tests set the variables before
+ * booting, like games.config.ts). Admins are roles stored on accounts (src/admin).
  */
 export interface RatingsConfig {
   /** Abandoned rated games inside the window that trigger a ban (3). */
@@ -13,8 +13,6 @@ export interface RatingsConfig {
   banMaxMinutes: number;
   /** Days without a ban after which the next ban starts again at the base length (7). */
   banForgiveDays: number;
-  /** Usernames, e-mails or user ids (case-insensitive) who get the admin role at boot. */
-  adminUsers: string[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number): number {
@@ -32,10 +30,6 @@ export function loadRatingsConfig(env: NodeJS.ProcessEnv = process.env): Ratings
     banBaseMinutes: int(env, 'RATING_BAN_BASE_MINUTES', 15, 1),
     banMaxMinutes: int(env, 'RATING_BAN_MAX_MINUTES', 7 * 24 * 60, 1),
     banForgiveDays: int(env, 'RATING_BAN_FORGIVE_DAYS', 7, 0),
-    adminUsers: (env.ADMIN_USERS ?? '')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
   };
 }
 

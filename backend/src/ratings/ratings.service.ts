@@ -5,7 +5,7 @@
  * tables for repeated abandonment. Read side: summaries, history, per-game changes, the rating leaderboard SQL and
  * the admin collusion report.
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   CollusionPair,
   CollusionReport,
@@ -72,31 +72,13 @@ export const SETTLED_RATING_SQL = `(r.rated_at IS NOT NULL AND LEAST(${RATING_SI
 } * GREATEST(0, EXTRACT(EPOCH FROM (now() - r.rated_at)) / 86400.0)) <= ${RATING_PROVISIONAL_SIGMA * RATING_PROVISIONAL_SIGMA})`;
 
 @Injectable()
-export class RatingsService implements OnApplicationBootstrap {
+export class RatingsService {
   private readonly log = new Logger('Ratings');
 
   constructor(
     private readonly ds: DataSource,
     @Inject(RATINGS_CONFIG) readonly cfg: RatingsConfig,
   ) {}
-
-  /** ADMIN_USERS → users.role: listed accounts (username, e-mail or id) are admins, everybody else a user. */
-  async onApplicationBootstrap(): Promise<void> {
-    const list = this.cfg.adminUsers;
-    await this.ds.query(
-      `UPDATE users SET role = CASE WHEN lower(username) = ANY($1) OR lower(COALESCE(email, '')) = ANY($1) OR id::text = ANY($1)
-                                    THEN 'admin' ELSE 'user' END
-        WHERE role <> CASE WHEN lower(username) = ANY($1) OR lower(COALESCE(email, '')) = ANY($1) OR id::text = ANY($1)
-                           THEN 'admin' ELSE 'user' END`,
-      [list],
-    );
-    if (list.length) this.log.log(`admin role: ${list.length} configured account(s)`);
-  }
-
-  async roleOf(userId: string): Promise<'user' | 'admin'> {
-    const rows: { role: 'user' | 'admin' }[] = await this.ds.query(`SELECT role FROM users WHERE id = $1`, [userId]);
-    return rows[0]?.role ?? 'user';
-  }
 
   // ------------------------------------------------------------------ settlement (write side)
 

@@ -25,9 +25,12 @@ export class UserEntity {
   @Column({ type: 'text', nullable: true })
   avatar: string | null;
 
-  /** 'admin' for the accounts listed in ADMIN_USERS (synced at boot by RatingsService), else 'user'. */
+  /**
+   * The account's role (issue #24, migration AccountRoles): set by `npm run admin -- grant|revoke`, ADMIN_USERS
+   * ids at boot or the setup token — never by name or e-mail, so renaming never changes it.
+   */
   @Column({ type: 'varchar', length: 10, default: 'user' })
-  role: 'user' | 'admin';
+  role: 'user' | 'moderator' | 'admin';
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

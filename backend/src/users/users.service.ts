@@ -152,6 +152,7 @@ export class UsersService {
       stats,
       discordLinked: !!u.discordId,
       createdAt: u.createdAt.toISOString(),
+      role: u.role,
     };
   }
 }

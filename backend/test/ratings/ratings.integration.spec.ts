@@ -6,6 +6,7 @@
  * collusion report answers admins only.
  */
 import { RATING_MU0, RatingsResponse } from '@spades/common';
+import { setRole } from '../../src/admin/admin.roles';
 import { RatingsService } from '../../src/ratings/ratings.service';
 import { api, TestApp } from '../support/test-app';
 import { Client, gamesSuite, SETTINGS } from '../games/helpers';
@@ -224,20 +225,15 @@ describe('ratings (integration)', () => {
     expect(get(after, a.id)).toBeGreaterThan(get(before, a.id));
   });
 
-  it('admin collusion report: admins only (role from the token and the account), pairs with the coins between them', async () => {
+  it('admin collusion report: admins only (the stored role of the account), pairs with the coins between them', async () => {
     const ps = [await client(), await client(), await client(), await client()];
     for (let i = 0; i < 2; i++) await playRated(ps);
-    const svc = t.app.get(RatingsService);
     const admin = ps[0];
     expect((await api(t.url, 'GET', '/api/admin/collusion')).status).toBe(401);
     expect((await admin.http(t.url, 'GET', '/api/admin/collusion')).status).toBe(403);
-    (svc.cfg.adminUsers as string[]).push(admin.user.user.username.toLowerCase());
-    await svc.onApplicationBootstrap(); // ADMIN_USERS → users.role (done at boot)
-    expect(await svc.roleOf(admin.id)).toBe('admin');
-    // the old token has no role claim: still refused; a new login carries it
-    expect((await admin.http(t.url, 'GET', '/api/admin/collusion')).status).toBe(403);
-    const login = await api(t.url, 'POST', '/api/auth/login', { body: { email: admin.user.email, password: admin.user.password } });
-    const token = login.body.token;
+    await setRole(t.dataSource, admin.id, 'admin'); // what `npm run admin -- grant` does
+    // the stored role decides: the token signed before the grant works at once
+    const token = admin.user.token;
     const report = await api(t.url, 'GET', '/api/admin/collusion?minGames=2&minShare=50&days=1', { token });
     expect(report.status).toBe(200);
     const pair = report.body.pairs.find((p: any) => [p.userA.id, p.userB.id].sort().join() === [ps[0].id, ps[1].id].sort().join());
@@ -246,9 +242,11 @@ describe('ratings (integration)', () => {
     const partners = report.body.pairs.find((p: any) => [p.userA.id, p.userB.id].sort().join() === [ps[0].id, ps[2].id].sort().join());
     expect(partners).toMatchObject({ gamesAsPartners: 2, coinFlowToA: 0 });
     expect((await api(t.url, 'GET', '/api/admin/collusion?minGames=zero', { token })).status).toBe(400);
-    // demoted: the token's claim alone is not enough
-    (svc.cfg.adminUsers as string[]).splice(0);
-    await svc.onApplicationBootstrap();
+    // revoked: a token signed while admin (with the role claim) is refused at once
+    const login = await api(t.url, 'POST', '/api/auth/login', { body: { email: admin.user.email, password: admin.user.password } });
+    expect((await api(t.url, 'GET', '/api/admin/collusion', { token: login.body.token })).status).toBe(200);
+    await setRole(t.dataSource, admin.id, 'user');
+    expect((await api(t.url, 'GET', '/api/admin/collusion', { token: login.body.token })).status).toBe(403);
     expect((await api(t.url, 'GET', '/api/admin/collusion', { token })).status).toBe(403);
   }, 240000);
 });

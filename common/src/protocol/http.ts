@@ -21,6 +21,20 @@ export interface User {
   /** True when the account can sign in with Discord. */
   discordLinked: boolean;
   createdAt: string;
+  /** The account's stored role (issue #24); absent from older servers. */
+  role?: AccountRole;
+}
+
+/** Roles stored on accounts (issue #24). Moderators get their powers with the console (a later issue). */
+export type AccountRole = 'user' | 'moderator' | 'admin';
+
+/** POST /api/admin/setup: redeem the one-time setup token printed in the server log when no admin exists. */
+export interface AdminSetupRequest {
+  token: string;
+}
+
+export interface AdminSetupResponse {
+  role: AccountRole;
 }
 
 export interface RegisterRequest {

@@ -7,6 +7,7 @@ import { LeanTableEvents1764400000000 } from './1764400000000-lean-table-events'
 import { TableOwnership1764500000000 } from './1764500000000-table-ownership';
 import { DiscordLoginStates1764600000000 } from './1764600000000-discord-login-states';
 import { ReplayShares1764700000000 } from './1764700000000-replay-shares';
+import { AccountRoles1764800000000 } from './1764800000000-account-roles';
 import { UsernameKey1764900000000 } from './1764900000000-username-key';
 
 /**
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   TableOwnership1764500000000,
   DiscordLoginStates1764600000000,
   ReplayShares1764700000000,
+  AccountRoles1764800000000,
   UsernameKey1764900000000,
 ];
