@@ -65,6 +65,13 @@ describe('build/backend.Dockerfile', () => {
     expect(start).toBeGreaterThan(migrate);
   });
 
+  it('runs `npm run admin -- …` inside the container: the root script and what it starts are in the image', () => {
+    expect(pkg('package.json').scripts.admin).toBe('node scripts/admin.mjs');
+    expect(runtime.lines).toContain('COPY --from=build /src/scripts/admin.mjs scripts/admin.mjs');
+    expect(readFileSync(join(root, 'scripts/admin.mjs'), 'utf8')).toContain("join(root, 'backend', 'dist', 'admin.js')");
+    expect(existsSync(join(root, 'backend/src/admin.ts'))).toBe(true); // built to backend/dist/admin.js
+  });
+
   it('keeps node_modules, build outputs and secrets out of the build context', () => {
     const ignore = readFileSync(join(__dirname, 'backend.Dockerfile.dockerignore'), 'utf8').split('\n');
     for (const p of ['**/node_modules', '**/dist', '.git', '.env', '**/.env']) expect(ignore).toContain(p);

@@ -143,7 +143,7 @@ describe(`account roles and the first admin (${embedded ? 'embedded' : 'PostgreS
       }
     };
     expect(await refusal('admin1')).toMatch(
-      /ADMIN_USERS takes account ids \(UUIDs\) only.*npm run admin -- grant <username> admin/s,
+      /ADMIN_USERS: only account ids \(UUIDs\) are accepted.*npm run admin -- grant <username> admin/s,
     );
     expect(await refusal(`${alice.user.id}, boss@example.test`)).toMatch(/not an id: "boss@example.test"/);
   }, 120000);

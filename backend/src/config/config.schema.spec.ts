@@ -95,6 +95,15 @@ describe('configuration', () => {
     );
   });
 
+  it('ADMIN_USERS takes account ids only (issue #24): a username or an e-mail is refused with the command to use', () => {
+    expect(loadAppConfig({ DATA_DIR: dir }).adminUserIds).toEqual([]);
+    const id = '0B7E2F36-8C1D-4E5A-9F00-1234567890AB';
+    expect(loadAppConfig({ DATA_DIR: dir, ADMIN_USERS: ` ${id} , ` }).adminUserIds).toEqual([id.toLowerCase()]);
+    for (const bad of ['admin1', 'boss@example.test', `${id},admin1`]) {
+      expect(() => loadAppConfig({ DATA_DIR: dir, ADMIN_USERS: bad })).toThrow(/only account ids \(UUIDs\).*npm run admin -- grant <username> admin/);
+    }
+  });
+
   it('parses TRUST_PROXY', () => {
     expect(loadAppConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadAppConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -45,7 +45,7 @@ const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** The refusal of an ADMIN_USERS entry that is not an account id (names and e-mails were an attack, issue #24). */
 export const adminUsersError = (bad: string[]) =>
-  `ADMIN_USERS takes account ids (UUIDs) only, never usernames or e-mails (not an id: ${bad.map((b) => JSON.stringify(b)).join(', ')}). ` +
+  `only account ids (UUIDs) are accepted, never usernames or e-mails (not an id: ${bad.map((b) => JSON.stringify(b)).join(', ')}). ` +
   'Make an admin with `npm run admin -- grant <username> admin` (see README, "First admin").';
 
 export const envSchema = z.object({
