@@ -11,11 +11,15 @@ const root = resolve(import.meta.dirname, '..');
 const entry = join(root, 'backend', 'dist', 'admin.js');
 if (!existsSync(entry)) {
   const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
-  const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', '@spades/common', '@spades/backend', '--outputStyle=stream'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env,
-    cwd: root,
-  });
+  const build = spawnSync(
+    'npx',
+    ['nx', 'run-many', '-t', 'build', '-p', '@spades/common', '@spades/backend', '--outputStyle=stream'],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env,
+      cwd: root,
+    },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const r = spawnSync(process.execPath, [entry, ...process.argv.slice(2)], { stdio: 'inherit', cwd: root });

@@ -8,6 +8,7 @@ import { AuthCallbackPage } from './pages/AuthCallbackPage';
 import { LobbyPage } from './pages/LobbyPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { LeaderboardPage } from './pages/LeaderboardPage';
+import { AdminSetupPage } from './pages/AdminSetupPage';
 import { InviteGate } from './table/InviteGate';
 import { clearReturnTo, rememberReturnTo } from './lib/return-to';
 
@@ -55,6 +56,7 @@ export function AppRoutes() {
       <Route path="/" element={<RequireAuth><LobbyPage /></RequireAuth>} />
       <Route path="/profile" element={<RequireAuth><ProfilePage /></RequireAuth>} />
       <Route path="/leaderboard" element={<RequireAuth><LeaderboardPage /></RequireAuth>} />
+      <Route path="/admin/setup" element={<RequireAuth><AdminSetupPage /></RequireAuth>} />
       <Route path="/game/:id" element={<RequireAuth><GameRedirect /></RequireAuth>} />
       <Route
         path="/table/:gameId"
