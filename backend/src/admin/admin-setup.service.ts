@@ -8,7 +8,8 @@ export const GRANT_COMMAND = 'npm run admin -- grant <username> admin';
 
 /**
  * At boot (issue #24): ADMIN_USERS account ids are GRANTED admin (nobody is demoted), then, when no admin exists,
- * the one-time setup token is issued and printed (once per database: later starts only remind). Redeeming it
+ * the one-time setup token is issued and printed at info level (not a warning: a fresh install is not a problem; once
+ * per database: later starts only remind). Redeeming it
  * (POST /api/admin/setup) makes the signed-in account admin.
  */
 @Injectable()
@@ -34,13 +35,13 @@ export class AdminSetupService implements OnApplicationBootstrap {
     const setup = await setupTokenAtBoot(this.ds);
     const page = `${this.config.clientUrl}/admin/setup`;
     if (setup.kind === 'issued') {
-      this.log.warn(
+      this.log.log(
         `No admin account exists. One-time admin setup token: ${setup.token} — sign in with the account that should ` +
           `become admin and open ${page}?token=${setup.token} (or POST /api/admin/setup {"token": "…"}), ` +
           `or run \`${GRANT_COMMAND}\`. The token works once and is shown only now.`,
       );
     } else if (setup.kind === 'pending') {
-      this.log.warn(
+      this.log.log(
         `No admin account exists. The admin setup token printed at ${setup.issuedAt.toISOString()} is still unused ` +
           `(open ${page}). Lost it? \`npm run admin -- setup-token\` prints a new one, or run \`${GRANT_COMMAND}\`.`,
       );
