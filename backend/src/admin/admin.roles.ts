@@ -4,6 +4,7 @@
  * case-insensitive) — never by e-mail, which is not verified.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { returnedRows } from '../database/returned-rows';
 import type { AccountRole } from '../users/users.service';
 import { UUID_RE } from '../users/users.service';
 
@@ -135,10 +136,12 @@ export async function setupTokenAtBoot(db: Sql): Promise<SetupTokenAtBoot> {
     [sha256(token)],
   );
   if (inserted.length) return { kind: 'issued', token };
-  const replaced: unknown[] = await db.query(
-    `UPDATE admin_setup_token SET token_hash = $1, created_at = now(), redeemed_at = NULL, redeemed_by = NULL
+  const replaced = returnedRows<{ id: number }>(
+    await db.query(
+      `UPDATE admin_setup_token SET token_hash = $1, created_at = now(), redeemed_at = NULL, redeemed_by = NULL
       WHERE id = 1 AND redeemed_at IS NOT NULL RETURNING id`,
-    [sha256(token)],
+      [sha256(token)],
+    ),
   );
   if (replaced.length) return { kind: 'issued', token };
   const [row]: { created_at: Date }[] = await db.query(`SELECT created_at FROM admin_setup_token WHERE id = 1`);
