@@ -51,7 +51,8 @@ import { FencedError, TableOwnership } from './table.ownership';
 import { RestoredTable, RESULTS_KEPT, TableStore, TableWrite } from './table.store';
 import { TableTimers } from './table.timers';
 import { listItem, tableView } from './wire';
-import { canSeeInLobby, isMember } from './visibility';
+import { canSeeInLobby } from './table.access';
+import { isMember } from './visibility';
 import { ACCESS_ERRORS, assertOpenAccess, TableAccess } from './table.access';
 
 export const PRIVATE_TABLE = ACCESS_ERRORS.PRIVATE_TABLE;

@@ -5,7 +5,7 @@
 import { DEFAULT_SETTINGS } from '@spades/common';
 import { newTable, Participant, TableRecord } from './table';
 import { mayAccess, refusalOf, subjectOf, Viewer } from './table.access';
-import { canSeeInLobby, mayEnter } from './visibility';
+import { canSeeInLobby, mayEnter } from './table.access';
 
 const user = (n: string): Participant => ({ userId: `u-${n}`, username: n, avatar: null });
 const host = user('host');

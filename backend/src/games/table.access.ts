@@ -16,8 +16,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { UsersService } from '../users/users.service';
-import { isHuman, TableError, TableRecord } from './table';
-import { invitationFor, isMember, tokenMatches } from './visibility';
+import { isHuman, TableError, TableRecord } from './table.record';
+import { invitationFor, isMember, isPrivate, isRemoved, tokenMatches } from './visibility';
 
 /** The refusals of the access rule (HTTP 403 / socket `{ ok:false, message }`). */
 export const ACCESS_ERRORS = {
@@ -56,10 +56,6 @@ export function playersOfClosed(rec: TableRecord, finishedPlayers: Iterable<stri
   return out;
 }
 
-/** Whether the host removed the user (and has not invited them again since). */
-export function isRemoved(rec: TableRecord, userId: string): boolean {
-  return (rec.removed ?? []).includes(userId);
-}
 
 /** THE rule. */
 export function mayAccess(subject: AccessSubject, viewer: Viewer): boolean {
@@ -137,4 +133,31 @@ export class TableAccess {
     if (mayAccess(subject, viewer)) return true;
     return mayAccess(subject, { ...viewer, admin: await this.isAdmin(viewer.userId) });
   }
+}
+
+// ------------------------------------------------------------------ the rule applied to the lobby and to entering
+
+/**
+ * The lobby rule = the access rule (table.access.ts) without an invite token: public tables for everybody, a
+ * private table for its members, invitees and admitted players (not for admins: the lobby lists tables to join,
+ * and its live deltas go to the audience below).
+ */
+export function canSeeInLobby(rec: TableRecord, userId: string | null): boolean {
+  return mayAccess({ kind: 'open', rec }, { userId });
+}
+
+/** Users for whom a private table is listed (the per-user `games_updated` fan-out). */
+export function lobbyAudience(rec: TableRecord): string[] {
+  if (!isPrivate(rec)) return [];
+  const ids = new Set<string>();
+  for (const s of rec.seats) if (s && s.kind === 'human') ids.add(s.userId);
+  for (const s of rec.spectators) ids.add(s.userId);
+  for (const i of rec.invitations ?? []) ids.add(i.userId);
+  for (const u of rec.admitted ?? []) if (!isRemoved(rec, u)) ids.add(u);
+  return [...ids];
+}
+
+/** Whether the user may enter (sit or watch) the table, optionally with an offered invite token (the access rule). */
+export function mayEnter(rec: TableRecord, userId: string, token?: unknown): boolean {
+  return mayAccess({ kind: 'open', rec }, { userId, invite: token });
 }

@@ -16,7 +16,8 @@ import { GamesRealtime } from './ports';
 import type { GameListItem } from './protocol';
 import { Effects, isHuman, TableRecord } from './table';
 import { listItem, notePayload, Recipient, tableView } from './wire';
-import { isPrivate, lobbyAudience } from './visibility';
+import { lobbyAudience } from './table.access';
+import { isPrivate } from './visibility';
 
 
 /** One recipient's payload size is measured for one command in this many. */
