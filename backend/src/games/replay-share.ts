@@ -18,7 +18,7 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { GameReplay } from '@spades/common';
+import { GameReplay, ReplayShareLink } from '@spades/common';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CurrentUserId, JwtAuthGuard } from '../auth/jwt-auth.guard';
@@ -36,17 +36,6 @@ export const SHARE_ERRORS = {
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface ReplayShare {
-  id: string;
-  gameId: string;
-  gameNumber: number;
-  createdAt: string;
-  /** The token to put in a link (`?share=`). */
-  token: string;
-  /** The web client's address of the shared replay. */
-  url: string;
-}
 
 interface ShareRow {
   id: string;
@@ -89,7 +78,7 @@ export class ReplayShares {
     return offered.length === expected.length && timingSafeEqual(offered, expected) ? id : null;
   }
 
-  private out(r: ShareRow): ReplayShare {
+  private out(r: ShareRow): ReplayShareLink {
     const token = this.tokenOf(r.id);
     return {
       id: r.id,
@@ -111,7 +100,7 @@ export class ReplayShares {
     return g.gameNumber;
   }
 
-  async create(userId: string, gameId: string, game: unknown): Promise<ReplayShare> {
+  async create(userId: string, gameId: string, game: unknown): Promise<ReplayShareLink> {
     const gameNumber = await this.playedGame(userId, gameId, game);
     const [row]: ShareRow[] = await this.ds.query(
       `INSERT INTO replay_shares (id, game_id, game_number, created_by) VALUES ($1, $2, $3, $4) RETURNING *`,
@@ -121,7 +110,7 @@ export class ReplayShares {
   }
 
   /** The caller's live (not revoked) links of a game. */
-  async mine(userId: string, gameId: string, game: unknown): Promise<ReplayShare[]> {
+  async mine(userId: string, gameId: string, game: unknown): Promise<ReplayShareLink[]> {
     const gameNumber = await this.playedGame(userId, gameId, game);
     const rows: ShareRow[] = await this.ds.query(
       `SELECT * FROM replay_shares WHERE game_id = $1 AND game_number = $2 AND created_by = $3 AND revoked_at IS NULL ORDER BY created_at`,

@@ -180,3 +180,23 @@ export function inviteUrls(clientUrl: string, gameId: string, token: string): { 
   const id = encodeURIComponent(gameId);
   return { url: `${clientUrl.replace(/\/+$/, '')}/table/${id}?${q}`, appUrl: `spades://table/${id}?${q}` };
 }
+
+/**
+ * A replay share link of a finished private game (issue #24, ruling 15): `POST/GET /api/games/:id/replay/shares`;
+ * whoever holds `token` opens that one replay (`GET /api/shared-replays/:id?share=<token>`) until it is revoked.
+ */
+export interface ReplayShareLink {
+  id: string;
+  gameId: string;
+  gameNumber: number;
+  createdAt: string;
+  /** The token to put in a link (`?share=`). */
+  token: string;
+  /** The web client's address of the shared replay. */
+  url: string;
+}
+
+/** The HTTP path of a game's share links (list, create; `/:shareId` revokes). */
+export function replaySharesPath(gameId: string): string {
+  return `/api/games/${encodeURIComponent(gameId)}/replay/shares`;
+}

@@ -4,27 +4,16 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Copy, Link2, Trash2 } from 'lucide-react';
+import { replaySharesPath, type ReplayShareLink } from '@spades/common';
 import { api, errorText } from '../lib/api';
 import { useNotify } from '../components/ui';
 
-export interface ReplayShareLink {
-  id: string;
-  gameId: string;
-  gameNumber: number;
-  createdAt: string;
-  token: string;
-  url: string;
-}
-
-export function sharesPath(gameId: string): string {
-  return `/api/games/${encodeURIComponent(gameId)}/replay/shares`;
-}
 
 export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber: number }) {
   const notify = useNotify();
   const [links, setLinks] = useState<ReplayShareLink[] | null>(null);
   const [busy, setBusy] = useState(false);
-  const path = sharesPath(gameId);
+  const path = replaySharesPath(gameId);
 
   useEffect(() => {
     api
