@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { returnedRows } from '../database/returned-rows';
 import type { AccountRole } from '../users/users.service';
-import { UUID_RE } from '../users/users.service';
+import { UUID_RE } from '@spades/common';
 
 /** What runs SQL: a DataSource, an EntityManager or a QueryRunner. */
 export interface Sql {

@@ -1,0 +1,22 @@
+/** Every user-facing message of reports and player mutes (issue #25), in one place. */
+export const REPORT_MESSAGES = {
+  playerNotFound: 'Player not found',
+  notYourself: 'You cannot report yourself',
+  tooManyReports: 'You have sent several reports in the last minutes. Please wait a little and try again.',
+  received: (name: string) => `Thanks — your report about ${name} was sent to the moderators.`,
+  alreadyReported: (name: string) => `You already reported ${name} for this; the moderators have it.`,
+  lineNotFound: 'That chat line is no longer available',
+  lineNotTheirs: 'That chat line was not written by this player',
+  reportNotFound: 'Report not found',
+  reportClosed: 'This report is already resolved or dismissed',
+  assigneeNotStaff: 'Reports can be assigned only to moderators and admins',
+  badStatus: 'status must be open, assigned, resolved or dismissed',
+  badCategory: 'category must be a report category',
+  badAccount: (k: string) => `${k} must be an account id`,
+  badBefore: 'before must be a report id',
+  badLimit: (max: number) => `limit must be 1–${max}`,
+  muteYourself: 'You cannot mute yourself',
+  mutesTooFast: 'You are muting players too fast. Please wait a minute.',
+  autoMuteReason: (n: number) => `Muted by ${n} players in 24 h — pending review`,
+  autoMuteReviewed: 'Auto-mute reviewed',
+} as const;
