@@ -6,7 +6,10 @@ import { FakeDiscord, FakeDiscordUser } from './support/fake-discord';
 import { api, createTestApp, HttpResult, registerUser, TestApp } from './support/test-app';
 
 const COOKIE = 'spades_discord_state';
-if (!process.env.TEST_DATABASE_URL) console.warn('[discord.spec] TEST_DATABASE_URL not set: the two-node login test is skipped (one process per embedded database)');
+if (!process.env.TEST_DATABASE_URL)
+  console.warn(
+    '[discord.spec] TEST_DATABASE_URL not set: the two-node login test is skipped (one process per embedded database)',
+  );
 
 /** The `name=value` of the state cookie a response sets, and its attributes (lower-cased). */
 function stateCookie(r: HttpResult): { pair: string; value: string; attrs: string[] } {
@@ -275,11 +278,14 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
 
   it('the state lives in the database until its callback uses it (any node, or a restarted one, can finish it)', async () => {
     const start = await startLogin();
-    const rows = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM discord_login_states WHERE expires_at > now()`))[0].n;
+    const rows = async () =>
+      (await t.dataSource.query(`SELECT count(*)::int AS n FROM discord_login_states WHERE expires_at > now()`))[0].n;
     const before = await rows();
     expect(before).toBeGreaterThan(0);
     const back = discord.authorize(start.authorizeUrl, discordUser());
-    expect((await callback(`${back.pathname}${back.search}`, start.cookie)).location.searchParams.get('token')).toBeTruthy();
+    expect(
+      (await callback(`${back.pathname}${back.search}`, start.cookie)).location.searchParams.get('token'),
+    ).toBeTruthy();
     expect(await rows()).toBe(before - 1);
   });
 
@@ -287,7 +293,8 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     await t.dataSource.query(`DELETE FROM discord_login_states`);
     const store = new PendingLogins(t.dataSource, 3);
     const now = Date.now() + 60_000;
-    for (let i = 0; i < 5; i++) await store.put(`cap-state-${i}`, { verifier: `v${i}`, client: 'web', expiresAt: now + i * 1000 });
+    for (let i = 0; i < 5; i++)
+      await store.put(`cap-state-${i}`, { verifier: `v${i}`, client: 'web', expiresAt: now + i * 1000 });
     expect(Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM discord_login_states`))[0].n)).toBe(3);
     expect(await store.take('cap-state-0')).toBeNull();
     expect(await store.take('cap-state-1')).toBeNull();
@@ -295,20 +302,30 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     expect(await store.take('cap-state-4')).toBeNull(); // single use
   });
 
-  (process.env.TEST_DATABASE_URL ? it : it.skip)('a login started on one node finishes on another node of the same deployment, once only', async () => {
-    const start = await startLogin();
-    const other = await createTestApp({
-      env: { ...discord.env(), DATABASE_SCHEMA: t.config.databaseSchema, JWT_SECRET: t.config.jwtSecret, NODE_ID: 'discord-other' },
-    });
-    try {
-      const back = discord.authorize(start.authorizeUrl, discordUser());
-      const res = await api(other.url, 'GET', `${back.pathname}${back.search}`, { headers: { cookie: start.cookie } });
-      expect(res.status).toBe(302);
-      expect(new URL(res.headers.get('location')!).searchParams.get('token')).toBeTruthy();
-      // used up: the same callback again, on the first node, fails
-      expectError((await callback(`${back.pathname}${back.search}`, start.cookie)).location, 'invalid_state');
-    } finally {
-      await other.close();
-    }
-  });
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'a login started on one node finishes on another node of the same deployment, once only',
+    async () => {
+      const start = await startLogin();
+      const other = await createTestApp({
+        env: {
+          ...discord.env(),
+          DATABASE_SCHEMA: t.config.databaseSchema,
+          JWT_SECRET: t.config.jwtSecret,
+          NODE_ID: 'discord-other',
+        },
+      });
+      try {
+        const back = discord.authorize(start.authorizeUrl, discordUser());
+        const res = await api(other.url, 'GET', `${back.pathname}${back.search}`, {
+          headers: { cookie: start.cookie },
+        });
+        expect(res.status).toBe(302);
+        expect(new URL(res.headers.get('location')!).searchParams.get('token')).toBeTruthy();
+        // used up: the same callback again, on the first node, fails
+        expectError((await callback(`${back.pathname}${back.search}`, start.cookie)).location, 'invalid_state');
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

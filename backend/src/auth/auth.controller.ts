@@ -60,9 +60,9 @@ export class AuthController {
     summary:
       'Discord redirect target: checks state (and its browser cookie), exchanges the code, links or creates the account; redirects to the client with ?token= or ?error=',
   })
-  discordCallback(@Req() req: CookieRequest & { user: DiscordOutcome }, @Res() res: Response): void {
+  async discordCallback(@Req() req: CookieRequest & { user: DiscordOutcome }, @Res() res: Response): Promise<void> {
     res.clearCookie(DISCORD_STATE_COOKIE, stateCookieOptions(req));
-    res.redirect(302, this.discord.redirectFor(req.user));
+    res.redirect(302, this.discord.redirectFor(await this.auth.admitDiscord(req.user)));
   }
 }
 

@@ -22,6 +22,13 @@ export class RegisterDto {
   @IsString({ message: 'password must be a string' })
   @Length(PASSWORD_MIN, PASSWORD_MAX, { message: `password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters` })
   password: string;
+
+  /** Issue #25: needed while the host's registration is "invite codes only" (GET /api/settings/public). */
+  @ApiPropertyOptional({ example: 'ABCD-EFGH-JKMN', maxLength: 40 })
+  @ValidateIf((o: RegisterDto) => o.inviteCode !== undefined && o.inviteCode !== null)
+  @IsString({ message: 'inviteCode must be a string' })
+  @MaxLength(40, { message: 'inviteCode must be at most 40 characters' })
+  inviteCode?: string | null;
 }
 
 export class LoginDto {

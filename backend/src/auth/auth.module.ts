@@ -14,6 +14,9 @@ import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy, sessionKey } from './jwt.strategy';
 import { LoginLimiter, RegistrationLimiter } from './login-limiter';
 import { TokenService } from './token.service';
+import { SsoAccountsService } from './sso-accounts.service';
+import { SsoController } from './sso.controller';
+import { SsoStrategies } from './sso.strategies';
 
 /**
  * Authentication through passport (@nestjs/passport), on the app's own passport instance (APP_PASSPORT): the
@@ -36,7 +39,7 @@ import { TokenService } from './token.service';
       }),
     }),
   ],
-  controllers: [AuthController, AuthProvidersController],
+  controllers: [AuthController, AuthProvidersController, SsoController],
   providers: [
     appPassportProvider,
     AuthService,
@@ -49,6 +52,9 @@ import { TokenService } from './token.service';
     RegistrationLimiter,
     TokenService,
     JwtAuthGuard,
+    // issue #26: OpenID Connect issuers and GitHub
+    SsoStrategies,
+    SsoAccountsService,
   ],
   exports: [APP_PASSPORT, PassportModule, TokenService, JwtAuthGuard, UsersModule],
 })

@@ -1,11 +1,21 @@
-import { BadRequestException, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ForbiddenException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  Optional,
+  UnauthorizedException,
+} from '@nestjs/common';
 import type { AuthResponse, User } from '@spades/common';
 import * as argon2 from 'argon2';
 import { DataSource } from 'typeorm';
+import { SanctionsService } from '../moderation/sanctions.service';
 import { UsersService } from '../users/users.service';
 import { UserEntity } from '../users/user.entity';
 import { LoginDto, RegisterDto, UpdateProfileDto } from './auth.dto';
 import { avatarError } from './avatar';
+import type { DiscordOutcome } from './discord.service';
 import { LoginLimiter, RegistrationLimiter } from './login-limiter';
 import { TokenService } from './token.service';
 
@@ -24,6 +34,8 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly limiter: LoginLimiter,
     private readonly registrations: RegistrationLimiter,
+    /** Issue #25: a banned account's sign-in is refused with the reason and the end (403). */
+    @Optional() private readonly sanctions?: SanctionsService,
   ) {}
 
   async register(dto: RegisterDto, ip: string): Promise<AuthResponse> {
@@ -35,7 +47,12 @@ export class AuthService {
       );
     }
     const passwordHash = await argon2.hash(dto.password, ARGON2_OPTIONS);
-    const user = await this.users.createUser({ username: dto.username, email: dto.email.trim(), passwordHash });
+    const user = await this.users.createUser({
+      username: dto.username,
+      email: dto.email.trim(),
+      passwordHash,
+      inviteCode: dto.inviteCode,
+    });
     this.registrations.record(ip);
     return { token: this.tokens.sign(user.id, user.role), user: await this.users.toUser(user) };
   }
@@ -58,11 +75,25 @@ export class AuthService {
       throw new UnauthorizedException(LOGIN_FAILED_MESSAGE);
     }
     this.limiter.recordSuccess(ip, account);
+    const refusal = await this.sanctions?.signInRefusal(user.id);
+    if (refusal) throw new ForbiddenException(refusal);
     return { token: this.tokens.sign(user.id, user.role), user: await this.users.toUser(user) };
   }
 
+  /** Issue #25: a Discord sign-in of a banned account ends with `?error=banned&message=<why and until when>`. */
+  async admitDiscord(outcome: DiscordOutcome): Promise<DiscordOutcome> {
+    if (!('userId' in outcome)) return outcome;
+    const refusal = await this.sanctions?.signInRefusal(outcome.userId);
+    // the desktop app takes at most 300 characters of `message` through its spades:// link
+    const message = refusal && refusal.length > 300 ? `${refusal.slice(0, 299)}…` : refusal;
+    return message ? { client: outcome.client, error: 'banned', message } : outcome;
+  }
+
   async profile(userId: string): Promise<User> {
-    return this.users.toUser(await this.users.getById(userId));
+    const user = await this.users.toUser(await this.users.getById(userId));
+    // issue #25: an active mute, and a warning or forced rename the player has not been shown yet
+    const standing = await this.sanctions?.standing(userId);
+    return standing ? { ...user, standing } : user;
   }
 
   async updateProfile(userId: string, dto: UpdateProfileDto): Promise<User> {

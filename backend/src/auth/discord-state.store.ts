@@ -49,6 +49,8 @@ export interface PendingLogin {
   verifier: string;
   client: DiscordClient;
   expiresAt: number;
+  /** Issue #26: the signed-in account this Discord login links to (profile → Link Discord); null: a sign-in. */
+  linkUserId?: string | null;
 }
 
 /** What the database store runs its SQL on (a DataSource). */
@@ -76,16 +78,16 @@ export class PendingLogins {
       [this.max],
     );
     await this.db.query(
-      `INSERT INTO discord_login_states (state_hash, verifier, client, expires_at) VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0))`,
-      [stateCookieValue(state), login.verifier, login.client, login.expiresAt],
+      `INSERT INTO discord_login_states (state_hash, verifier, client, expires_at, link_user_id) VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0), $5)`,
+      [stateCookieValue(state), login.verifier, login.client, login.expiresAt, login.linkUserId ?? null],
     );
   }
 
   /** Removes and returns the login of a state (single use), or null. */
   async take(state: string): Promise<PendingLogin | null> {
-    const rows = returnedRows<{ verifier: string; client: string; expires_at: string }>(
+    const rows = returnedRows<{ verifier: string; client: string; expires_at: string; link_user_id: string | null }>(
       await this.db.query(
-        `DELETE FROM discord_login_states WHERE state_hash = $1 RETURNING verifier, client, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_at`,
+        `DELETE FROM discord_login_states WHERE state_hash = $1 RETURNING verifier, client, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_at, link_user_id`,
         [stateCookieValue(state)],
       ),
     );
@@ -95,6 +97,7 @@ export class PendingLogins {
       verifier: r.verifier,
       client: r.client === 'desktop' ? 'desktop' : 'web',
       expiresAt: Number(r.expires_at),
+      linkUserId: r.link_user_id ?? null,
     };
   }
 }
@@ -115,6 +118,8 @@ type VerifyDone = (
 export class DiscordStateStore {
   /** Which client (web or desktop) the login of a callback request was started by, once its state is known. */
   private readonly clients = new WeakMap<object, DiscordClient>();
+  /** Issue #26: the account a callback's login links Discord to (only for a valid state). */
+  private readonly links = new WeakMap<object, string>();
 
   constructor(private readonly pending: PendingLogins) {}
 
@@ -123,7 +128,9 @@ export class DiscordStateStore {
     const client: DiscordClient = req.query?.client === 'desktop' ? 'desktop' : 'web';
     if (!req.res) return done(new Error('no response to set the state cookie on'));
     const res = req.res;
-    this.pending.put(state, { verifier, client, expiresAt: Date.now() + STATE_TTL_MS }).then(
+    // issue #26: set by DiscordLoginGuard from a link ticket (profile → Link Discord)
+    const linkUserId = (req as { discordLinkUserId?: string }).discordLinkUserId ?? null;
+    this.pending.put(state, { verifier, client, expiresAt: Date.now() + STATE_TTL_MS, linkUserId }).then(
       () => {
         res.cookie(DISCORD_STATE_COOKIE, stateCookieValue(state), {
           ...stateCookieOptions(req),
@@ -165,7 +172,13 @@ export class DiscordStateStore {
         ),
       );
     }
+    if (pending.linkUserId) this.links.set(req, pending.linkUserId);
     done(null, pending.verifier, { client });
+  }
+
+  /** Issue #26: the account a callback request's login links Discord to, or undefined for a sign-in. */
+  linkUserOf(req: object): string | undefined {
+    return this.links.get(req);
   }
 
   /** The client of the login a callback request belongs to (web when its state was unknown). */

@@ -14,7 +14,20 @@ export type DiscordClient = 'web' | 'desktop';
 
 /** `?error=` codes of a failed callback (the client treats any of them as "no token"). */
 export type DiscordErrorCode =
-  'invalid_state' | 'state_mismatch' | 'discord_denied' | 'no_code' | 'discord_failed' | 'account_failed';
+  | 'invalid_state'
+  | 'state_mismatch'
+  | 'discord_denied'
+  | 'no_code'
+  | 'discord_failed'
+  | 'account_failed'
+  /** Issue #25: the account is banned (`?message=` says why and until when). */
+  | 'banned'
+  /** Issue #25: a new account refused by the host's registration mode (closed, or invite codes only; `?message=`). */
+  | 'registration_refused'
+  /** Issue #26 (linking from the profile): this Discord user is linked to another account. */
+  | 'identity_in_use'
+  /** Issue #26: the account already has another Discord user linked. */
+  | 'already_linked';
 
 /** Why a Discord callback was refused: the `?error=` code sent to the client, and the reason logged. */
 export class DiscordLoginFailed extends Error {
@@ -37,7 +50,8 @@ export interface DiscordUser {
 
 /** How a callback ended: an account to sign in, or an error code; either way for the client that started it. */
 export type DiscordOutcome =
-  { client: DiscordClient; userId: string; role?: UserRole } | { client: DiscordClient; error: DiscordErrorCode };
+  | { client: DiscordClient; userId: string; role?: UserRole }
+  | { client: DiscordClient; error: DiscordErrorCode; message?: string };
 
 /**
  * The account side of the Discord login (the OAuth2 side is DiscordStrategy): links or creates the account of a
@@ -58,7 +72,9 @@ export class DiscordService {
    */
   redirectFor(outcome: DiscordOutcome): string {
     const params: Record<string, string> =
-      'userId' in outcome ? { token: this.tokens.sign(outcome.userId, outcome.role ?? 'user') } : { error: outcome.error };
+      'userId' in outcome
+        ? { token: this.tokens.sign(outcome.userId, outcome.role ?? 'user') }
+        : { error: outcome.error, ...(outcome.message ? { message: outcome.message } : {}) };
     const base = outcome.client === 'desktop' ? 'spades://auth/callback' : `${this.config.clientUrl}/auth/callback`;
     return `${base}?${new URLSearchParams(params).toString()}`;
   }
@@ -84,15 +100,40 @@ export class DiscordService {
     return this.create(du, email);
   }
 
+  /**
+   * Issue #26: links Discord user `du` to the signed-in account `userId` (profile → Link Discord). Refused when the
+   * Discord user belongs to another account or the account has another Discord user.
+   */
+  async linkTo(userId: string, du: DiscordUser): Promise<UserEntity> {
+    const repo = this.dataSource.getRepository(UserEntity);
+    const owner = await repo.findOne({ where: { discordId: du.id } });
+    if (owner && owner.id !== userId)
+      throw new DiscordLoginFailed('identity_in_use', 'Discord user linked to another account');
+    if (owner) return owner;
+    const target = await repo.findOne({ where: { id: userId } });
+    if (!target) throw new DiscordLoginFailed('account_failed', 'the account to link no longer exists');
+    if (target.discordId) throw new DiscordLoginFailed('already_linked', 'the account has another Discord user linked');
+    try {
+      await repo.update({ id: userId }, { discordId: du.id });
+    } catch {
+      throw new DiscordLoginFailed('identity_in_use', 'Discord user linked to another account meanwhile');
+    }
+    return { ...target, discordId: du.id };
+  }
+
   private async create(du: DiscordUser, email: string | null): Promise<UserEntity> {
     // NFKC first (a fullwidth or styled Discord name keeps its letters), then only what a username may hold
-    let base = normalizeName(du.global_name || du.username || 'player').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 15);
+    let base = normalizeName(du.global_name || du.username || 'player')
+      .replace(/[^A-Za-z0-9_-]/g, '')
+      .slice(0, 15);
     if (base.length < 3) base = `player${base}`.slice(0, 15);
     for (let attempt = 0; attempt < 8; attempt++) {
       const username = attempt === 0 ? base : `${base}_${randomBytes(2).toString('hex')}`;
       if (!USERNAME_PATTERN.test(username)) continue;
       // taken, or looks like a name that is (the look-alike key, issue #24)
-      const taken: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE username_key = $1`, [nameKey(username)]);
+      const taken: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE username_key = $1`, [
+        nameKey(username),
+      ]);
       if (taken.length) continue;
       try {
         return await this.users.createUser({ username, email, passwordHash: null, discordId: du.id });

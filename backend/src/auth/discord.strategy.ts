@@ -1,4 +1,4 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { OAuth2 } from 'oauth';
 import OAuth2Strategy, { InternalOAuthError } from 'passport-oauth2';
@@ -87,6 +87,8 @@ export class DiscordStrategy extends PassportStrategy(withAppPassport(OAuth2Stra
         scope: ['identify', 'email'],
         pkce: true,
         store: states as unknown as OAuth2Strategy.StateStore,
+        // issue #26: validate needs the request to know whether the login links Discord to a signed-in account
+        passReqToCallback: true,
       }),
     );
     this.states = states;
@@ -162,9 +164,18 @@ export class DiscordStrategy extends PassportStrategy(withAppPassport(OAuth2Stra
       .catch((e: unknown) => fail((e as Error).message ?? String(e)));
   }
 
-  /** The verify callback: the account linked to this Discord id, or a new one. */
-  async validate(_accessToken: string, _refreshToken: string | undefined, profile: DiscordUser): Promise<AuthUser> {
-    const user = await this.discord.linkOrCreate(profile);
+  /**
+   * The verify callback: the account linked to this Discord id, or a new one; when the login was started from the
+   * profile to link Discord (issue #26), that account, now linked.
+   */
+  async validate(
+    req: object,
+    _accessToken: string,
+    _refreshToken: string | undefined,
+    profile: DiscordUser,
+  ): Promise<AuthUser> {
+    const linkUserId = this.states.linkUserOf(req);
+    const user = linkUserId ? await this.discord.linkTo(linkUserId, profile) : await this.discord.linkOrCreate(profile);
     // the account's stored role is what the session token will carry (informational, see AuthUser.tokenRole)
     return { id: user.id, username: user.username, tokenRole: user.role };
   }
@@ -180,5 +191,7 @@ export function discordFailure(e: unknown): DiscordLoginFailed {
       `Discord exchange failed: ${e.message}${typeof cause === 'string' ? ` (${cause})` : ''}`,
     );
   }
+  // issue #25: creating the account was refused by the host's registration mode (closed / invite codes only)
+  if (e instanceof ForbiddenException) return new DiscordLoginFailed('registration_refused', e.message);
   return new DiscordLoginFailed('account_failed', e instanceof Error ? e.message : String(e));
 }

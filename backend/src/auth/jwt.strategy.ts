@@ -89,9 +89,21 @@ export class JwtStrategy extends PassportStrategy(withAppPassport(Strategy), JWT
   }
 
   /** passport-jwt calls this with the verified payload; false (no user) makes the strategy fail. */
-  async validate(payload: { sub?: unknown; role?: unknown }): Promise<AuthUser | false> {
+  async validate(payload: {
+    sub?: unknown;
+    role?: unknown;
+    iat?: unknown;
+    iatMs?: unknown;
+  }): Promise<AuthUser | false> {
     if (typeof payload.sub !== 'string') return false;
-    const user = await this.users.findIdentity(payload.sub);
+    // issue #25: tokens issued before the account's sessions were revoked (or it was banned) are refused
+    const issuedAtMs =
+      typeof payload.iatMs === 'number'
+        ? payload.iatMs
+        : typeof payload.iat === 'number'
+          ? payload.iat * 1000
+          : undefined;
+    const user = await this.users.findIdentity(payload.sub, issuedAtMs);
     const tokenRole: UserRole = payload.role === 'admin' || payload.role === 'moderator' ? payload.role : 'user';
     return user ? { ...user, tokenRole } : false;
   }

@@ -21,7 +21,10 @@ export class TokenService {
    * the server decides with the stored role (AdminGuard, UsersService.roleOf), never with this claim.
    */
   sign(userId: string, role: UserRole = 'user'): string {
-    return this.jwt.sign(role !== 'user' ? { sub: userId, role } : { sub: userId });
+    // `iatMs`: the issue time to the millisecond (`iat` has whole seconds), so a sign-in right after the account's
+    // sessions were revoked (issue #25) is not mistaken for one from before
+    const iatMs = Date.now();
+    return this.jwt.sign(role !== 'user' ? { sub: userId, role, iatMs } : { sub: userId, iatMs });
   }
 
   /** The account of a valid, unexpired token signed by this server whose user still exists; null otherwise. */

@@ -20,10 +20,16 @@ export function AuthCallbackPage() {
       clearToken();
       // the server's ?error=<code> is shown as a readable message on the login page
       const error = params.get('error');
+      // issue #26: the verified e-mail of a new OIDC / GitHub sign-in belongs to an account: explain how to link
+      if (error === 'link_required') {
+        navigate(`/auth/link-required?provider=${encodeURIComponent(params.get('message') ?? '')}`, { replace: true });
+        return;
+      }
       navigate(error ? `/login?error=${encodeURIComponent(error)}` : '/login', { replace: true });
       return;
     }
-    const target = takeReturnTo();
+    // issue #26: back from linking a provider on the profile
+    const target = params.get('linked') ? '/profile' : takeReturnTo();
     completeExternalLogin(token)
       .then(() => navigate(target, { replace: true }))
       .catch(() => {
@@ -36,7 +42,7 @@ export function AuthCallbackPage() {
     <div className="loading-screen">
       <Logo size={56} />
       <Spinner />
-      <h1 className="h2">Completing Discord login...</h1>
+      <h1 className="h2">Completing sign-in...</h1>
       <p className="muted">Please wait while we redirect you.</p>
     </div>
   );

@@ -5,6 +5,11 @@ import { useSession } from '../session/session';
 import { Logo } from '../components/ui';
 import { apiUrl, isDesktopApp, openExternalOrNavigate } from '../lib/platform';
 import { takeReturnTo } from '../lib/return-to';
+import { usePublicSettings } from '../lib/server-settings';
+import { formatCoinsExact, SSO_ERROR_TEXTS, ssoErrorText, STARTING_COINS } from '@spades/common';
+import { OpenPendingInviteInApp } from '../servers/OpenInApp';
+import { PASSWORD_RULE, USERNAME_RULE } from './signup-rules';
+import { SsoButtons } from './SsoButtons';
 
 /** §2 combined sign-in / create-account form. */
 export function LoginPage() {
@@ -18,6 +23,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // issue #25: the host's registration mode and starting coins
+  const hostSettings = usePublicSettings();
+  const registration = hostSettings?.registration ?? 'open';
+  const [inviteCode, setInviteCode] = useState('');
 
   if (status === 'authenticated') return <Navigate to={takeReturnTo()} replace />;
 
@@ -29,7 +38,9 @@ export function LoginPage() {
     // decided before signing in: once signed in, the page reached clears the remembered path
     const target = takeReturnTo();
     try {
-      if (creating) await register(username.trim(), email.trim(), password);
+      if (creating && registration === 'invite')
+        await register(username.trim(), email.trim(), password, inviteCode.trim());
+      else if (creating) await register(username.trim(), email.trim(), password);
       else await login(email.trim(), password);
       navigate(target, { replace: true });
     } catch (err) {
@@ -42,17 +53,45 @@ export function LoginPage() {
   return (
     <AuthLayout>
       <h1 className="auth-title">{creating ? 'Create your account' : 'Welcome back'}</h1>
-      <p className="muted auth-sub">{creating ? 'Join the table: 5,000,000 coins to start.' : 'Sign in to take your seat.'}</p>
+      <p className="muted auth-sub">
+        {creating
+          ? `Join the table: ${formatCoinsExact(hostSettings?.startingCoins ?? STARTING_COINS)} coins to start.`
+          : 'Sign in to take your seat.'}
+      </p>
+      {creating && registration === 'closed' && (
+        <p className="form-warning" role="status">
+          Registration is closed on this server. Ask its host, or sign in with an existing account.
+        </p>
+      )}
       <form className="form" onSubmit={submit} noValidate={false}>
         {creating && (
           <label className="field">
             <span>Username</span>
-            <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required />
+            <input
+              name="username"
+              autoComplete="username"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              required
+              aria-describedby="username-rule"
+            />
           </label>
+        )}
+        {creating && (
+          <small id="username-rule" className="field-hint">
+            {USERNAME_RULE}
+          </small>
         )}
         <label className="field">
           <span>Email address</span>
-          <input name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <input
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
         </label>
         <label className="field">
           <span>Password</span>
@@ -63,9 +102,32 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             required
+            aria-describedby={creating ? 'password-rule' : undefined}
           />
         </label>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {creating && (
+          <small id="password-rule" className="field-hint">
+            {PASSWORD_RULE}
+          </small>
+        )}
+        {creating && registration === 'invite' && (
+          <label className="field">
+            <span>Invite code</span>
+            <input
+              name="inviteCode"
+              autoComplete="off"
+              placeholder="ABCD-EFGH-JKMN"
+              value={inviteCode}
+              onChange={(e) => setInviteCode(e.target.value)}
+              required
+            />
+          </label>
+        )}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={busy || (creating && registration === 'closed')}
+        >
           {creating ? (busy ? 'Creating Account...' : 'Create Account') : busy ? 'Signing in...' : 'Sign in'}
         </button>
         {error && (
@@ -93,6 +155,8 @@ export function LoginPage() {
         <span>Or continue with</span>
       </div>
       <DiscordButton />
+      <SsoButtons />
+      <OpenPendingInviteInApp />
     </AuthLayout>
   );
 }
@@ -108,8 +172,11 @@ export function discordErrorText(code: string | null): string | null {
     no_code: 'Discord did not complete the sign-in. Please try again.',
     discord_failed: 'Discord could not be reached. Please try again later.',
     account_failed: 'Your account could not be signed in with Discord. Please try again.',
+    registration_refused:
+      'This server does not accept new accounts right now (registration is closed or by invite code).',
   };
-  return texts[code] ?? 'Discord sign-in failed. Please try again.';
+  // issue #26: the codes only OpenID Connect / GitHub sign-ins end with
+  return texts[code] ?? (code in SSO_ERROR_TEXTS ? ssoErrorText(code) : 'Discord sign-in failed. Please try again.');
 }
 
 /** Whether this server offers Discord sign-in (GET /api/auth/providers); null while unknown. */
@@ -133,26 +200,28 @@ export function DiscordButton() {
   const off = available === false;
   return (
     <>
-    <button
-      type="button"
-      className="btn btn-discord btn-block"
-      disabled={available !== true}
-      aria-describedby={off ? 'discord-unavailable' : undefined}
-      onClick={() => openExternalOrNavigate(apiUrl(isDesktopApp() ? '/api/auth/discord?client=desktop' : '/api/auth/discord'))}
-    >
-      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
-        <path
-          fill="currentColor"
-          d="M20.3 4.4A19.8 19.8 0 0 0 15.4 3l-.6 1.3a18.4 18.4 0 0 0-5.6 0L8.6 3a19.7 19.7 0 0 0-4.9 1.4C.6 9 .0 13.6.3 18.1a19.9 19.9 0 0 0 6 3l1.3-2.1c-.7-.3-1.4-.6-2-1l.5-.4a14.2 14.2 0 0 0 12 0l.5.4c-.6.4-1.3.7-2 1l1.3 2.1a19.8 19.8 0 0 0 6-3c.5-5.2-.8-9.7-3.6-13.7zM8.5 15.3c-1.2 0-2.1-1.1-2.1-2.4s.9-2.4 2.1-2.4 2.2 1.1 2.1 2.4c0 1.3-.9 2.4-2.1 2.4zm7 0c-1.2 0-2.1-1.1-2.1-2.4s.9-2.4 2.1-2.4 2.2 1.1 2.1 2.4c0 1.3-.9 2.4-2.1 2.4z"
-        />
-      </svg>
-      Sign in with Discord
-    </button>
-    {off && (
-      <p id="discord-unavailable" className="muted auth-note">
-        Discord sign-in is not available on this server.
-      </p>
-    )}
+      <button
+        type="button"
+        className="btn btn-discord btn-block"
+        disabled={available !== true}
+        aria-describedby={off ? 'discord-unavailable' : undefined}
+        onClick={() =>
+          openExternalOrNavigate(apiUrl(isDesktopApp() ? '/api/auth/discord?client=desktop' : '/api/auth/discord'))
+        }
+      >
+        <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
+          <path
+            fill="currentColor"
+            d="M20.3 4.4A19.8 19.8 0 0 0 15.4 3l-.6 1.3a18.4 18.4 0 0 0-5.6 0L8.6 3a19.7 19.7 0 0 0-4.9 1.4C.6 9 .0 13.6.3 18.1a19.9 19.9 0 0 0 6 3l1.3-2.1c-.7-.3-1.4-.6-2-1l.5-.4a14.2 14.2 0 0 0 12 0l.5.4c-.6.4-1.3.7-2 1l1.3 2.1a19.8 19.8 0 0 0 6-3c.5-5.2-.8-9.7-3.6-13.7zM8.5 15.3c-1.2 0-2.1-1.1-2.1-2.4s.9-2.4 2.1-2.4 2.2 1.1 2.1 2.4c0 1.3-.9 2.4-2.1 2.4zm7 0c-1.2 0-2.1-1.1-2.1-2.4s.9-2.4 2.1-2.4 2.2 1.1 2.1 2.4c0 1.3-.9 2.4-2.1 2.4z"
+          />
+        </svg>
+        Sign in with Discord
+      </button>
+      {off && (
+        <p id="discord-unavailable" className="muted auth-note">
+          Discord sign-in is not available on this server.
+        </p>
+      )}
     </>
   );
 }

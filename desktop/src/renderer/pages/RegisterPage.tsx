@@ -3,6 +3,8 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { useSession } from '../session/session';
 import { AuthLayout } from './LoginPage';
 import { takeReturnTo } from '../lib/return-to';
+import { usePublicSettings } from '../lib/server-settings';
+import { PASSWORD_LIMITS, PASSWORD_RULE, USERNAME_INPUT_PATTERN, USERNAME_RULE } from './signup-rules';
 
 /** §2 separate registration form with confirmation; §5 'Passwords do not match'. */
 export function RegisterPage() {
@@ -14,6 +16,9 @@ export function RegisterPage() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // issue #25: the host's registration mode (open / invite codes only / closed)
+  const registration = usePublicSettings()?.registration ?? 'open';
+  const [inviteCode, setInviteCode] = useState('');
 
   if (status === 'authenticated') return <Navigate to={takeReturnTo()} replace />;
 
@@ -28,7 +33,8 @@ export function RegisterPage() {
     // decided before signing in: once signed in, the page reached clears the remembered path
     const target = takeReturnTo();
     try {
-      await register(username.trim(), email.trim(), password);
+      if (registration === 'invite') await register(username.trim(), email.trim(), password, inviteCode.trim());
+      else await register(username.trim(), email.trim(), password);
       navigate(target, { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : 'Registration failed');
@@ -40,19 +46,54 @@ export function RegisterPage() {
   return (
     <AuthLayout>
       <h1 className="auth-title">Create your account</h1>
+      {registration === 'closed' && (
+        <p className="form-warning" role="status">
+          Registration is closed on this server. Ask its host, or sign in with an existing account.
+        </p>
+      )}
       <form className="form" onSubmit={submit}>
         <label className="field">
           <span>Username</span>
-          <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required />
+          <input
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            required
+            pattern={USERNAME_INPUT_PATTERN}
+            aria-describedby="username-rule"
+          />
         </label>
+        <small id="username-rule" className="field-hint">
+          {USERNAME_RULE}
+        </small>
         <label className="field">
           <span>Email</span>
-          <input name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <input
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
         </label>
         <label className="field">
           <span>Password</span>
-          <input name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            {...PASSWORD_LIMITS}
+            aria-describedby="password-rule"
+          />
         </label>
+        <small id="password-rule" className="field-hint">
+          {PASSWORD_RULE}
+        </small>
         <label className="field">
           <span>Confirm Password</span>
           <input
@@ -64,7 +105,20 @@ export function RegisterPage() {
             required
           />
         </label>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {registration === 'invite' && (
+          <label className="field">
+            <span>Invite code</span>
+            <input
+              name="inviteCode"
+              autoComplete="off"
+              placeholder="ABCD-EFGH-JKMN"
+              value={inviteCode}
+              onChange={(e) => setInviteCode(e.target.value)}
+              required
+            />
+          </label>
+        )}
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy || registration === 'closed'}>
           Register
         </button>
         {error && (
