@@ -29,7 +29,19 @@ describe('electron-builder configuration', () => {
 
   it('the validation really rejects a broken config', async () => {
     const config = { ...(await load()), linux: { target: 'AppImage', bogusOption: true } } as unknown as Configuration;
-    await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(/Invalid configuration object[\s\S]*configuration\.linux/);
+    await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(
+      /Invalid configuration object[\s\S]*configuration\.linux/,
+    );
+  });
+
+  it('writes a generic update feed (latest*.yml) next to the installers (issue #30)', async () => {
+    const c = await load();
+    const publish = (Array.isArray(c.publish) ? c.publish : [c.publish]) as { provider: string; url?: string }[];
+    expect(publish).toEqual([{ provider: 'generic', url: expect.stringMatching(/^https:\/\//) }]);
+    // the app itself checks the folder baked in at build time (SPADES_UPDATE_URL → __SPADES_UPDATE_URL__)
+    const vite = readFileSync(join(desktopDir, 'electron.vite.config.ts'), 'utf8');
+    expect(vite).toMatch(/__SPADES_UPDATE_URL__: updateUrl/);
+    expect(vite).toMatch(/process\.env\.SPADES_UPDATE_URL/);
   });
 
   it('names the app', async () => {
@@ -38,16 +50,17 @@ describe('electron-builder configuration', () => {
     expect(c.productName).toBe('Spades');
   });
 
-  it('builds AppImage + deb, NSIS and dmg', async () => {
+  it('builds AppImage + deb, NSIS and dmg (+ zip for macOS updates)', async () => {
     const c = await load();
     expect(targetNames(c.linux?.target).sort()).toEqual(['AppImage', 'deb']);
     expect(targetNames(c.win?.target as TargetList)).toEqual(['nsis']);
-    expect(targetNames(c.mac?.target as TargetList)).toEqual(['dmg']);
+    expect(targetNames(c.mac?.target as TargetList)).toEqual(['dmg', 'zip']);
   });
 
   it('registers spades:// for every platform (Windows through the NSIS include)', async () => {
     const c = await load();
-    const schemesOf = (p: Configuration['protocols']) => (p == null ? [] : Array.isArray(p) ? p : [p]).flatMap((x) => x.schemes);
+    const schemesOf = (p: Configuration['protocols']) =>
+      (p == null ? [] : Array.isArray(p) ? p : [p]).flatMap((x) => x.schemes);
     for (const platform of [c.mac, c.win, c.linux]) {
       expect([...schemesOf(c.protocols), ...schemesOf(platform?.protocols)]).toContain('spades');
     }
@@ -55,7 +68,9 @@ describe('electron-builder configuration', () => {
     const include = c.nsis?.include;
     expect(include).toBeTruthy();
     const nsh = readFileSync(resolve(desktopDir, include!), 'utf8');
-    expect(nsh).toMatch(/!macro customInstall[\s\S]*WriteRegStr SHELL_CONTEXT "Software\\Classes\\spades" "URL Protocol" ""/);
+    expect(nsh).toMatch(
+      /!macro customInstall[\s\S]*WriteRegStr SHELL_CONTEXT "Software\\Classes\\spades" "URL Protocol" ""/,
+    );
     expect(nsh).toMatch(/shell\\open\\command" "" '"\$appExe" "%1"'/);
     expect(nsh).toMatch(/!macro customUnInstall[\s\S]*DeleteRegKey SHELL_CONTEXT "Software\\Classes\\spades"/);
   });
@@ -64,16 +79,25 @@ describe('electron-builder configuration', () => {
     const c = await load();
     // getConfig normalises the list into one file set.
     const files = (c.files as unknown as { filter: string[] }[]).flatMap((f) => f.filter);
-    expect(files).toEqual(['out/main/**', 'out/preload/**', 'out/renderer/**', 'package.json', '!**/*.map', '!node_modules/**']);
+    expect(files).toEqual([
+      'out/main/**',
+      'out/preload/**',
+      'out/renderer/**',
+      'package.json',
+      '!**/*.map',
+      '!node_modules/**',
+    ]);
     expect(c.extraMetadata?.main).toBe('out/main/index.js');
     // The main entry electron-vite writes (see desktop/electron.vite.config.ts) is what the package points at.
     const viteConfig = readFileSync(join(desktopDir, 'electron.vite.config.ts'), 'utf8');
-    expect(viteConfig).toContain("src/main/index.ts");
+    expect(viteConfig).toContain('src/main/index.ts');
   });
 
   it('pins the installed Electron version', async () => {
     const c = await load();
-    const installed = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string };
+    const installed = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(c.electronVersion).toBe(installed.version);
   });
 

@@ -12,7 +12,9 @@ declare global {
   }
 }
 
-test('with a desktop bridge: API base from the bridge, Discord opens the system browser, a deep-link token signs in', async ({ page }) => {
+test('with a desktop bridge: API base from the bridge, Discord opens the system browser, a deep-link token signs in', async ({
+  page,
+}) => {
   const pageBase = base(); // http://127.0.0.1:<port>
   const apiBase = pageBase.replace('127.0.0.1', 'localhost');
   expect(apiBase).not.toBe(pageBase);
@@ -27,7 +29,15 @@ test('with a desktop bridge: API base from the bridge, Discord opens the system 
       toggleFullScreen: async () => false,
       isFullScreen: async () => false,
       openExternal: async (url: string) => (window.__opened!.push(url), true),
-      appInfo: async () => ({ name: 'Spades', version: '0.0.0-test', platform: 'linux', electron: '0', chrome: '0', apiBase: api, packaged: false }),
+      appInfo: async () => ({
+        name: 'Spades',
+        version: '0.0.0-test',
+        platform: 'linux',
+        electron: '0',
+        chrome: '0',
+        apiBase: api,
+        packaged: false,
+      }),
       getApiBase: () => api,
       onDeepLink: (cb: (l: DeepLink) => void) => {
         listeners.add(cb);

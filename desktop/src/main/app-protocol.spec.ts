@@ -8,10 +8,16 @@ const exists = (p: string) => files.has(p);
 
 describe('resolveAppRequest', () => {
   it('serves index.html at the root', () => {
-    expect(resolveAppRequest('app://spades/', ROOT, exists)).toEqual({ kind: 'file', path: join(ROOT, 'index.html'), spaFallback: false });
+    expect(resolveAppRequest('app://spades/', ROOT, exists)).toEqual({
+      kind: 'file',
+      path: join(ROOT, 'index.html'),
+      spaFallback: false,
+    });
   });
   it('serves existing assets', () => {
-    expect(resolveAppRequest('app://spades/assets/index-abc.js', ROOT, exists)).toMatchObject({ path: join(ROOT, 'assets/index-abc.js') });
+    expect(resolveAppRequest('app://spades/assets/index-abc.js', ROOT, exists)).toMatchObject({
+      path: join(ROOT, 'assets/index-abc.js'),
+    });
     expect(resolveAppRequest('app://spades/assets/cards/AS.svg?v=1', ROOT, exists)).toMatchObject({ kind: 'file' });
   });
   it('falls back to index.html for client routes (history routing survives reloads)', () => {
@@ -33,7 +39,11 @@ describe('resolveAppRequest', () => {
     expect(resolveAppRequest(url, ROOT, exists)).toEqual({ kind: 'not-found' });
   });
   it('never resolves outside the renderer directory, even if such files exist', () => {
-    for (const url of ['app://spades/../../x.js', 'app://spades/%2e%2e/%2e%2e/x.js', 'app://spades/assets/%2e%2e%2f%2e%2e%2fx.js']) {
+    for (const url of [
+      'app://spades/../../x.js',
+      'app://spades/%2e%2e/%2e%2e/x.js',
+      'app://spades/assets/%2e%2e%2f%2e%2e%2fx.js',
+    ]) {
       const r = resolveAppRequest(url, ROOT, () => true);
       expect(r.kind === 'not-found' || r.path.startsWith(ROOT + '/')).toBe(true);
     }
@@ -62,7 +72,10 @@ describe('serveAppRequest', () => {
   });
   it('answers 404 for unknown files and read errors', async () => {
     expect((await serveAppRequest('app://spades/nope.png', deps)).status).toBe(404);
-    expect((await serveAppRequest('app://spades/', { ...deps, readFile: async () => Promise.reject(new Error('EIO')) })).status).toBe(404);
+    expect(
+      (await serveAppRequest('app://spades/', { ...deps, readFile: async () => Promise.reject(new Error('EIO')) }))
+        .status,
+    ).toBe(404);
   });
 });
 

@@ -47,15 +47,16 @@ export function resolveAppRequest(
  * the only remote endpoint the app talks to; images may come from https (avatars on identity-provider CDNs).
  */
 export function contentSecurityPolicy(apiBase: string): string {
-  const api = new URL(apiBase);
-  const ws = `${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}`;
+  // No server chosen yet (first run, issue #30): the chooser talks to main only, through the bridge.
+  const api = apiBase ? new URL(apiBase) : undefined;
+  const apiSources = api ? ` ${api.origin} ${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}` : '';
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: https: ${api.origin}`,
+    `img-src 'self' data: blob: https:${api ? ` ${api.origin}` : ''}`,
     "font-src 'self' data:",
-    `connect-src 'self' ${api.origin} ${ws}`,
+    `connect-src 'self'${apiSources}`,
     "media-src 'self' data: blob:",
     "object-src 'none'",
     "base-uri 'none'",
@@ -100,6 +101,7 @@ export interface AppResponse {
 
 export interface ServeDeps {
   rendererDir: string;
+  /** The current server's base ('' when none is chosen yet): read per document, so a switch of server applies. */
   apiBase: string;
   exists(path: string): boolean;
   readFile(path: string): Promise<Uint8Array>;
@@ -115,7 +117,10 @@ export async function serveAppRequest(requestUrl: string, deps: ServeDeps): Prom
   } catch {
     return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
   }
-  const headers: Record<string, string> = { 'content-type': contentTypeFor(r.path), 'x-content-type-options': 'nosniff' };
+  const headers: Record<string, string> = {
+    'content-type': contentTypeFor(r.path),
+    'x-content-type-options': 'nosniff',
+  };
   if (extname(r.path) === '.html') headers['content-security-policy'] = contentSecurityPolicy(deps.apiBase);
   return { status: 200, headers, body };
 }

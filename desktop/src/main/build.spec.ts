@@ -1,7 +1,16 @@
 // `electron-vite build` produces the main, preload and renderer bundles, and electron-builder packs exactly those
 // (linux `dir` target with a stand-in Electron distribution, since the real binary cannot be downloaded here).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,7 +65,15 @@ describe('electron-vite build', () => {
       const cli = resolve(desktopDir, '../node_modules/electron-builder/cli.js');
       const r = spawnSync(
         process.execPath,
-        [cli, '--linux', 'dir', '--config', '../build/electron-builder.yml', `-c.electronDist=${fakeElectron}`, `-c.directories.output=${output}`],
+        [
+          cli,
+          '--linux',
+          'dir',
+          '--config',
+          '../build/electron-builder.yml',
+          `-c.electronDist=${fakeElectron}`,
+          `-c.directories.output=${output}`,
+        ],
         { cwd: desktopDir, encoding: 'utf8', timeout: 180_000 },
       );
       expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
@@ -71,7 +88,10 @@ describe('electron-vite build', () => {
       expect(entries).toContain('/out/preload/index.js');
       expect(entries).toContain('/out/renderer/index.html');
       expect(entries.filter((e) => e.includes('node_modules') || e.startsWith('/src'))).toEqual([]);
-      const pkg = JSON.parse(asar.extractFile(archive, 'package.json').toString()) as { main: string; desktopName: string };
+      const pkg = JSON.parse(asar.extractFile(archive, 'package.json').toString()) as {
+        main: string;
+        desktopName: string;
+      };
       expect(pkg.main).toBe('out/main/index.js');
       expect(pkg.desktopName).toBe('spades.desktop');
     } finally {

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { DeepLink } from '../shared/bridge';
-import { createDeepLinkRouter, findDeepLinkArg, MAX_DEEP_LINK_LENGTH, parseDeepLink, redactDeepLink } from './deep-link';
+import {
+  createDeepLinkRouter,
+  findDeepLinkArg,
+  MAX_DEEP_LINK_LENGTH,
+  parseDeepLink,
+  redactDeepLink,
+} from './deep-link';
 import { memoryLogger } from './logger';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXBhcnQ';
@@ -41,7 +47,14 @@ describe('parseDeepLink', () => {
       ok: true,
       link: { kind: 'table', gameId: id, spectate: false, invite: token, path: `/table/${id}?invite=${token}` },
     });
-    for (const bad of ['short', 'a'.repeat(65), 'bad%20token%20with%20spaces', `${token}&invite=${token}`, `${token}&spectate=1`, `${token}&x=1`]) {
+    for (const bad of [
+      'short',
+      'a'.repeat(65),
+      'bad%20token%20with%20spaces',
+      `${token}&invite=${token}`,
+      `${token}&spectate=1`,
+      `${token}&x=1`,
+    ]) {
       expect(parseDeepLink(`spades://table/${id}?invite=${bad}`).ok).toBe(false);
     }
   });
@@ -53,6 +66,42 @@ describe('parseDeepLink', () => {
     });
     expect(parseDeepLink('spades://auth/callback?error=%3Cscript%3E').ok).toBe(false);
     expect(parseDeepLink(`spades://auth/callback?error=x&token=${JWT}`).ok).toBe(false);
+  });
+
+  it('a refused login may say why (&message=, issue #25): bounded plain text, kept in the route', () => {
+    expect(
+      parseDeepLink('spades://auth/callback?error=banned&message=Banned%20until%2012%20May%3A%20cheating'),
+    ).toEqual({
+      ok: true,
+      link: {
+        kind: 'auth-error',
+        error: 'banned',
+        path: '/auth/callback?error=banned&message=Banned%20until%2012%20May%3A%20cheating',
+      },
+    });
+    expect(parseDeepLink(`spades://auth/callback?error=banned&message=${'x'.repeat(301)}`).ok).toBe(false);
+    expect(parseDeepLink('spades://auth/callback?error=banned&message=a%0Ab').ok).toBe(false);
+    expect(parseDeepLink('spades://auth/callback?error=banned&message=a&message=b').ok).toBe(false);
+  });
+
+  it('a link may name its server (issue #30): normalized, one only, http(s) only', () => {
+    expect(parseDeepLink('spades://table/g1?invite=AbCdEfGhIjKlMnOpQr&server=https%3A%2F%2FS.example.org%2F')).toEqual({
+      ok: true,
+      link: {
+        kind: 'table',
+        gameId: 'g1',
+        spectate: false,
+        invite: 'AbCdEfGhIjKlMnOpQr',
+        path: '/table/g1?invite=AbCdEfGhIjKlMnOpQr',
+        server: 'https://s.example.org',
+      },
+    });
+    expect(parseDeepLink(`spades://auth/callback?token=${JWT}&server=http%3A%2F%2F127.0.0.1%3A3000`)).toMatchObject({
+      ok: true,
+      link: { kind: 'auth-callback', server: 'http://127.0.0.1:3000', path: `/auth/callback?token=${JWT}` },
+    });
+    expect(parseDeepLink('spades://table/g1?server=javascript%3Aalert(1)').ok).toBe(false);
+    expect(parseDeepLink('spades://table/g1?server=').ok).toBe(false);
   });
 
   it('accepts spades://rules', () => {
@@ -108,7 +157,12 @@ describe('parseDeepLink', () => {
 
 describe('findDeepLinkArg', () => {
   it('finds the link among Chromium switches (Windows/Linux second-instance argv)', () => {
-    const argv = ['/opt/Spades/spades', '--allow-file-access-from-files', '--original-process-start-time=1', 'spades://table/abc'];
+    const argv = [
+      '/opt/Spades/spades',
+      '--allow-file-access-from-files',
+      '--original-process-start-time=1',
+      'spades://table/abc',
+    ];
     expect(findDeepLinkArg(argv)).toBe('spades://table/abc');
   });
   it('returns undefined without a link', () => {
@@ -118,7 +172,9 @@ describe('findDeepLinkArg', () => {
 
 describe('redactDeepLink', () => {
   it('never logs the token', () => {
-    expect(redactDeepLink(`spades://auth/callback?token=${JWT}&x=1`)).toBe('spades://auth/callback?token=<redacted>&x=1');
+    expect(redactDeepLink(`spades://auth/callback?token=${JWT}&x=1`)).toBe(
+      'spades://auth/callback?token=<redacted>&x=1',
+    );
   });
   it('cuts overlong input', () => {
     expect(redactDeepLink('x'.repeat(5000)).length).toBeLessThan(300);

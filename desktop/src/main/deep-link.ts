@@ -1,5 +1,6 @@
 // spades:// deep links: parsing/validation and the one handler every entry path feeds
 // (launch argv, Windows/Linux `second-instance` argv, macOS `open-url`).
+import { normalizeServerAddress } from '../../../common/src/protocol/server-info';
 import { DEEP_LINK_SCHEME, type DeepLink } from '../shared/bridge';
 import type { Logger } from './logger';
 
@@ -36,27 +37,55 @@ export function parseDeepLink(raw: unknown): DeepLinkParse {
   if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('%'))) {
     return { ok: false, reason: 'bad path' };
   }
+  // `server=<address>` (issue #30) may accompany table and login links: exactly one, an http(s) address.
+  const serverValues = url.searchParams.getAll('server');
+  if (serverValues.length > 1) return { ok: false, reason: 'more than one server' };
+  let server: string | undefined;
+  if (serverValues.length === 1) {
+    server = normalizeServerAddress(serverValues[0]);
+    if (!server || !/^https?:\/\//i.test(serverValues[0])) return { ok: false, reason: 'malformed server address' };
+    if (host === 'rules') return { ok: false, reason: 'unexpected query parameters' };
+    url.searchParams.delete('server');
+  }
+  type ServerLink = Extract<DeepLink, { kind: 'table' | 'auth-callback' | 'auth-error' }>;
+  const withServer = (link: ServerLink): DeepLinkParse => ({ ok: true, link: server ? { ...link, server } : link });
   const params = [...url.searchParams.keys()];
 
   if (host === 'auth' && segments.length === 1 && segments[0] === 'callback') {
-    if (params.length === 1 && params[0] === 'error') {
+    const isErrorLink =
+      params[0] === 'error' &&
+      (params.length === 1 || (params.length === 2 && params[1] === 'message')) &&
+      url.searchParams.getAll('error').length === 1 &&
+      url.searchParams.getAll('message').length <= 1;
+    if (isErrorLink) {
       const error = url.searchParams.get('error') ?? '';
       if (!/^[a-z0-9_]{1,64}$/.test(error)) return { ok: false, reason: 'malformed error code' };
-      return { ok: true, link: { kind: 'auth-error', error, path: `/auth/callback?error=${error}` } };
+      // issue #25: a refused login may say why (`&message=`, e.g. a ban and until when): plain text, bounded
+      const message = url.searchParams.get('message');
+      // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
+      if (message !== null && (message.length > 300 || /[\u0000-\u001f\u007f-\u009f]/.test(message))) {
+        return { ok: false, reason: 'malformed error message' };
+      }
+      const query = message !== null ? `error=${error}&message=${encodeURIComponent(message)}` : `error=${error}`;
+      return withServer({ kind: 'auth-error', error, path: `/auth/callback?${query}` });
     }
     if (params.length !== 1 || params[0] !== 'token' || url.searchParams.getAll('token').length !== 1) {
       return { ok: false, reason: 'auth callback needs exactly one token (or error) parameter' };
     }
     const token = url.searchParams.get('token') ?? '';
     if (!TOKEN.test(token)) return { ok: false, reason: 'malformed token' };
-    return { ok: true, link: { kind: 'auth-callback', token, path: `/auth/callback?token=${encodeURIComponent(token)}` } };
+    return withServer({ kind: 'auth-callback', token, path: `/auth/callback?token=${encodeURIComponent(token)}` });
   }
   if (host === 'table' && segments.length === 1) {
     const gameId = segments[0];
     if (!GAME_ID.test(gameId)) return { ok: false, reason: 'malformed game id' };
     const spectateValues = url.searchParams.getAll('spectate');
     const inviteValues = url.searchParams.getAll('invite');
-    if (params.some((p) => p !== 'spectate' && p !== 'invite') || spectateValues.length > 1 || inviteValues.length > 1) {
+    if (
+      params.some((p) => p !== 'spectate' && p !== 'invite') ||
+      spectateValues.length > 1 ||
+      inviteValues.length > 1
+    ) {
       return { ok: false, reason: 'unexpected query parameters' };
     }
     if (spectateValues.length === 1 && spectateValues[0] !== '1') return { ok: false, reason: 'bad spectate value' };
@@ -65,9 +94,9 @@ export function parseDeepLink(raw: unknown): DeepLinkParse {
       // issue #12 invite link: spades://table/ID?invite=TOKEN (URL-safe base64, never combined with spectate)
       const invite = inviteValues[0];
       if (spectate || !INVITE_TOKEN.test(invite)) return { ok: false, reason: 'malformed invite token' };
-      return { ok: true, link: { kind: 'table', gameId, spectate: false, invite, path: `/table/${gameId}?invite=${invite}` } };
+      return withServer({ kind: 'table', gameId, spectate: false, invite, path: `/table/${gameId}?invite=${invite}` });
     }
-    return { ok: true, link: { kind: 'table', gameId, spectate, path: `/table/${gameId}${spectate ? '?spectate=1' : ''}` } };
+    return withServer({ kind: 'table', gameId, spectate, path: `/table/${gameId}${spectate ? '?spectate=1' : ''}` });
   }
   if (host === 'rules' && segments.length === 0 && params.length === 0) return { ok: true, link: { kind: 'rules' } };
   return { ok: false, reason: 'unknown link' };
@@ -88,6 +117,16 @@ export function redactDeepLink(raw: unknown): string {
 export interface DeepLinkRouterDeps {
   /** Send a link to the renderer. */
   deliver(link: DeepLink): void;
+  /**
+   * Links naming another server than the current one (issue #30) become a `server-link` request the player
+   * answers first (server-links.ts). Without a gate every valid link is delivered as is.
+   */
+  gate?: {
+    /** Whether a server is chosen: before the first one, a link without `server=` has nowhere to open. */
+    hasCurrent(): boolean;
+    isForCurrent(link: DeepLink): boolean;
+    request(link: DeepLink & { server: string }): DeepLink;
+  };
   /** Bring the main window to front (restore if minimised). */
   focusWindow(): void;
   log: Logger;
@@ -123,8 +162,19 @@ export function createDeepLinkRouter(deps: DeepLinkRouterDeps): DeepLinkRouter {
         deps.log.warn(`ignored deep link ${redactDeepLink(raw)}: ${parsed.reason}`);
         return false;
       }
-      deps.log.info(`deep link ${parsed.link.kind}`);
-      dispatch(parsed.link);
+      const link = parsed.link;
+      if (deps.gate && link.kind !== 'rules' && !('server' in link && link.server) && !deps.gate.hasCurrent()) {
+        deps.log.info(`deep link ${link.kind} without a server before one is chosen: the chooser`);
+        dispatch({ kind: 'servers', path: '/servers' });
+        return true;
+      }
+      if (deps.gate && 'server' in link && link.server && !deps.gate.isForCurrent(link)) {
+        deps.log.info(`deep link ${link.kind} for another server: asking first`);
+        dispatch(deps.gate.request(link as DeepLink & { server: string }));
+        return true;
+      }
+      deps.log.info(`deep link ${link.kind}`);
+      dispatch(link);
       return true;
     },
     dispatch,

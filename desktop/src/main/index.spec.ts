@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IPC, type DeepLink } from '../shared/bridge';
+import { readFileSync } from 'node:fs';
+import { PROTOCOL_VERSION } from '../../../common/src/protocol/server-info';
+import { IPC, type BootState, type DeepLink, type ServerLinkRequest } from '../shared/bridge';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -23,6 +25,18 @@ class Emitter {
   }
 }
 
+const serverInfos = new Map<string, unknown>();
+const infoOf = (name: string) => ({
+  kind: 'spades',
+  name,
+  icon: null,
+  description: '',
+  version: '1.0.0',
+  protocolVersion: PROTOCOL_VERSION,
+  signIn: ['password'],
+  registration: 'open',
+});
+
 function makeFakeElectron(opts: { lock: boolean; userData: string }) {
   let readyResolve!: () => void;
   const ready = new Promise<void>((r) => (readyResolve = r));
@@ -35,6 +49,7 @@ function makeFakeElectron(opts: { lock: boolean; userData: string }) {
     setAppUserModelId: vi.fn(),
     getPath: vi.fn(() => opts.userData),
     getVersion: () => '1.2.3',
+    setBadgeCount: vi.fn(() => true),
     whenReady: () => ready,
     isReady: () => isReady,
   });
@@ -75,6 +90,7 @@ function makeFakeElectron(opts: { lock: boolean; userData: string }) {
       this.fullScreen = v;
     };
     isMaximized = () => false;
+    flashFrame = vi.fn();
     maximize = vi.fn();
     getNormalBounds = () => ({ x: 0, y: 0, width: 1280, height: 800 });
     loadURL = async (url: string) => void this.loaded.push(url);
@@ -97,7 +113,10 @@ function makeFakeElectron(opts: { lock: boolean; userData: string }) {
   const electron = {
     app,
     BrowserWindow: FakeWindow,
-    ipcMain: { handle: (c: string, fn: Fn) => ipcHandlers.set(c, fn), on: (c: string, fn: Fn) => ipcListeners.set(c, fn) },
+    ipcMain: {
+      handle: (c: string, fn: Fn) => ipcHandlers.set(c, fn),
+      on: (c: string, fn: Fn) => ipcListeners.set(c, fn),
+    },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => t) },
     Notification: FakeNotification,
     protocol: {
@@ -107,6 +126,20 @@ function makeFakeElectron(opts: { lock: boolean; userData: string }) {
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
     shell: { openExternal: vi.fn(async () => {}) },
+    // reversible and visibly not the plain text: tests can tell an encrypted session from a leaked one
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: (s: string) => Buffer.from(`enc:${[...s].reverse().join('')}`),
+      decryptString: (b: Buffer) => [...b.toString().slice(4)].reverse().join(''),
+    },
+    // the servers' server-info answers, by URL
+    net: {
+      fetch: vi.fn(async (url: string) => {
+        const json = serverInfos.get(url);
+        if (!json) throw new Error('connection refused');
+        return new Response(JSON.stringify(json), { status: 200 });
+      }),
+    },
   };
   const becomeReady = async () => {
     isReady = true;
@@ -139,7 +172,10 @@ async function boot(opts: { lock?: boolean; argv?: string[] } = {}) {
   return fake;
 }
 
-const trustedEvent = (w: { webContents: { id: number } }) => ({ sender: { id: w.webContents.id }, senderFrame: { url: 'app://spades/' } });
+const trustedEvent = (w: { webContents: { id: number } }) => ({
+  sender: { id: w.webContents.id },
+  senderFrame: { url: 'app://spades/' },
+});
 
 describe('main process composition (fake electron)', () => {
   it('quits at once when another instance holds the lock', async () => {
@@ -156,7 +192,23 @@ describe('main process composition (fake electron)', () => {
     ]);
     expect(fake.app.setAsDefaultProtocolClient).toHaveBeenCalledWith('spades');
     expect([...fake.ipcHandlers.keys()].sort()).toEqual(
-      [IPC.notify, IPC.toggleFullScreen, IPC.isFullScreen, IPC.openExternal, IPC.appInfo].sort(),
+      [
+        IPC.notify,
+        IPC.toggleFullScreen,
+        IPC.isFullScreen,
+        IPC.openExternal,
+        IPC.appInfo,
+        IPC.serversList,
+        IPC.serversProbe,
+        IPC.serversAdd,
+        IPC.serversSwitch,
+        IPC.serversForget,
+        IPC.serversAnswerLink,
+        IPC.sessionSet,
+        IPC.updateState,
+        IPC.updateSetEnabled,
+        IPC.updateRestart,
+      ].sort(),
     );
     expect(fake.windows).toHaveLength(0);
     await fake.becomeReady();
@@ -175,7 +227,9 @@ describe('main process composition (fake electron)', () => {
   });
 
   it('delivers the launching link, open-url and second-instance links once the renderer listens', async () => {
-    const fake = await boot({ argv: ['/opt/Spades/spades', 'spades://table/launch'] });
+    const fake = await boot({
+      argv: ['/opt/Spades/spades', '--server=https://play.spades.example', 'spades://table/launch'],
+    });
     fake.app.emit('open-url', { preventDefault() {} }, 'spades://table/mac');
     await fake.becomeReady();
     const w = fake.windows[0];
@@ -208,12 +262,41 @@ describe('main process composition (fake electron)', () => {
     expect(fake.notifications[0].shown).toBe(true);
     fake.notifications[0].emitter.emit('click');
     expect(w.focus).toHaveBeenCalled();
-    expect(w.webContents.sent).toContainEqual([IPC.deepLink, { kind: 'table', gameId: 'g7', spectate: false, path: '/table/g7' }]);
+    expect(w.webContents.sent).toContainEqual([
+      IPC.deepLink,
+      { kind: 'table', gameId: 'g7', spectate: false, path: '/table/g7' },
+    ]);
     await expect(notify(trustedEvent(w), { ...n, kind: 'spam' })).rejects.toThrow();
   });
 
-  it('full screen toggles, openExternal only takes http(s), appInfo reports the API base', async () => {
+  it('a tournament match notification: the click takes the seat; the taskbar flashes for it', async () => {
     const fake = await boot();
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    fake.ipcListeners.get(IPC.deepLinkReady)!(trustedEvent(w));
+    w.focused = false;
+    const notify = fake.ipcHandlers.get(IPC.notify)!;
+    const n = {
+      kind: 'tournament-match',
+      title: 'Night cup: your match is ready',
+      body: 'Round 1',
+      gameId: 'g9',
+      tournamentId: 't-1',
+    };
+    await expect(notify(trustedEvent(w), n)).resolves.toBe(true);
+    expect(w.flashFrame).toHaveBeenLastCalledWith(true);
+    expect(fake.notifications[0].options).toMatchObject({ title: 'Night cup: your match is ready', silent: false });
+    fake.notifications[0].emitter.emit('click');
+    expect(w.webContents.sent).toContainEqual([
+      IPC.deepLink,
+      { kind: 'table', gameId: 'g9', spectate: false, path: '/table/g9?join=1' },
+    ]);
+    // a tournament id on another kind is refused
+    await expect(notify(trustedEvent(w), { ...n, kind: 'your-turn' })).rejects.toThrow();
+  });
+
+  it('full screen toggles, openExternal only takes http(s), appInfo reports the API base', async () => {
+    const fake = await boot({ argv: ['/opt/Spades/spades', '--server=https://play.spades.example'] });
     await fake.becomeReady();
     const w = fake.windows[0];
     const ev = trustedEvent(w);
@@ -229,6 +312,113 @@ describe('main process composition (fake electron)', () => {
       apiBase: 'https://play.spades.example',
       packaged: true,
     });
-    expect(w.options.webPreferences).toMatchObject({ additionalArguments: ['--spades-api-base=https://play.spades.example'] });
+    expect(w.options.webPreferences).toMatchObject({
+      additionalArguments: ['--spades-api-base=https://play.spades.example'],
+    });
+  });
+
+  it('first run: no server, the chooser; adding, switching, sessions encrypted per server, forgetting', async () => {
+    serverInfos.set('https://one.example/api/server-info', infoOf('One'));
+    serverInfos.set('https://two.example/api/server-info', infoOf('Two'));
+    const fake = await boot();
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    const ev = trustedEvent(w);
+    const bootState = () => {
+      const e: Record<string, unknown> = { ...ev };
+      fake.ipcListeners.get(IPC.bootState)!(e);
+      return e.returnValue as BootState;
+    };
+    expect(bootState()).toMatchObject({ server: null, token: null });
+    const h = (c: string, ...args: unknown[]) => fake.ipcHandlers.get(c)!(ev, ...args);
+    const one = (await h(IPC.serversAdd, 'one.example')) as { ok: true; server: { id: string; name: string } };
+    expect(one).toMatchObject({ ok: true, server: { name: 'One', current: false } });
+    const two = (await h(IPC.serversAdd, 'https://two.example/')) as { ok: true; server: { id: string } };
+    await expect(h(IPC.serversSwitch, one.server.id)).resolves.toBe(true);
+    expect(w.loaded.at(-1)).toBe('app://spades/');
+    await h(IPC.sessionSet, 'token-of-one.abc');
+    expect(bootState()).toMatchObject({ server: { name: 'One', signedIn: true }, token: 'token-of-one.abc' });
+    await h(IPC.serversSwitch, two.server.id);
+    expect(bootState()).toMatchObject({ server: { address: 'https://two.example' }, token: null });
+    await h(IPC.sessionSet, 'token-of-two.xyz');
+    await h(IPC.serversSwitch, one.server.id);
+    expect(bootState().token).toBe('token-of-one.abc');
+    const file = readFileSync(join(userData, 'servers.json'), 'utf8');
+    expect(file).not.toContain('token-of-one');
+    expect(file).not.toContain('token-of-two');
+    // the CSP of the page follows the current server
+    const res = await fake.protocolHandlers.get('app')!({ url: 'app://spades/' });
+    if (res.status === 200)
+      expect(res.headers.get('content-security-policy')).toContain(
+        "connect-src 'self' https://one.example wss://one.example",
+      );
+    await expect(h(IPC.serversForget, one.server.id)).resolves.toBe(true);
+    expect(w.loaded.at(-1)).toBe('app://spades/servers');
+    expect(bootState()).toMatchObject({ server: null, token: null });
+    await expect(h(IPC.serversList)).resolves.toHaveLength(1);
+  });
+
+  it('a link for another server asks first; accepting adds it, switches and opens the table there', async () => {
+    serverInfos.set('https://home.example/api/server-info', infoOf('Home'));
+    serverInfos.set('https://friends.example/api/server-info', infoOf('Friends'));
+    const fake = await boot({ argv: ['/opt/Spades/spades', '--server=https://home.example'] });
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    const ev = trustedEvent(w);
+    fake.ipcListeners.get(IPC.deepLinkReady)!(ev);
+    const invite = 'AbCdEfGhIjKlMnOpQr';
+    fake.app.emit(
+      'second-instance',
+      {},
+      ['/opt/Spades/spades', `spades://table/t1?server=https%3A%2F%2Ffriends.example&invite=${invite}`],
+      '/',
+    );
+    const [channel, link] = w.webContents.sent.at(-1)!;
+    expect(channel).toBe(IPC.deepLink);
+    const request = (link as { kind: string; request: ServerLinkRequest }).request;
+    expect(link).toMatchObject({ kind: 'server-link' });
+    expect(request).toMatchObject({
+      server: 'https://friends.example',
+      known: null,
+      current: { address: 'https://home.example' },
+      target: 'invite',
+      gameId: 't1',
+    });
+    expect(w.loaded).toEqual(['app://spades/']); // nothing opened yet
+    await expect(fake.ipcHandlers.get(IPC.serversAnswerLink)!(ev, request.id, true)).resolves.toMatchObject({
+      ok: true,
+      info: { name: 'Friends' },
+    });
+    expect(w.loaded.at(-1)).toBe(`app://spades/table/t1?invite=${invite}`);
+    // a link for the current server (now Friends) goes straight through; one without server too
+    fake.app.emit(
+      'second-instance',
+      {},
+      ['/opt/Spades/spades', 'spades://table/t2?server=https://friends.example&spectate=1'],
+      '/',
+    );
+    expect(w.webContents.sent.at(-1)![1]).toMatchObject({
+      kind: 'table',
+      gameId: 't2',
+      spectate: true,
+      path: '/table/t2?spectate=1',
+    });
+  });
+
+  it('"your turn" while unfocused flashes the frame and badges the waiting tables; focus clears both', async () => {
+    const fake = await boot({ argv: ['/opt/Spades/spades', '--server=https://play.spades.example'] });
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    w.focused = false;
+    const notify = fake.ipcHandlers.get(IPC.notify)!;
+    await notify(trustedEvent(w), { kind: 'your-turn', title: 'Your turn', body: 'Bid', gameId: 'a' });
+    await notify(trustedEvent(w), { kind: 'your-turn', title: 'Your turn', body: 'Play', gameId: 'b' });
+    await notify(trustedEvent(w), { kind: 'your-turn', title: 'Your turn', body: 'Play', gameId: 'a' });
+    expect(fake.app.setBadgeCount.mock.calls.at(-1)).toEqual([2]);
+    expect(w.flashFrame).toHaveBeenLastCalledWith(true);
+    w.focused = true;
+    w.emit('focus');
+    expect(fake.app.setBadgeCount.mock.calls.at(-1)).toEqual([0]);
+    expect(w.flashFrame).toHaveBeenLastCalledWith(false);
   });
 });

@@ -1,10 +1,24 @@
 // Electron main process: the composition root. Everything with logic lives in small modules with injected
 // Electron dependencies (unit-tested); this file only wires the real Electron objects into them.
-import { app, BrowserWindow, ipcMain, Menu, Notification, protocol, screen, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+} from 'electron';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { DESKTOP_APP_ORIGIN, IPC, type AppInfo } from '../shared/bridge';
 import { APP_SCHEME, serveAppRequest } from './app-protocol';
+import { createAttention } from './attention';
 import { createDeepLinkRouter } from './deep-link';
 import { registerIpcHandlers } from './ipc';
 import { createJsonStore } from './json-store';
@@ -14,7 +28,11 @@ import { buildMenuTemplate } from './menu';
 import { applyNavigationPolicy, originOf } from './navigation';
 import { createNotifier } from './notifications';
 import { isPermissionAllowed } from './permissions';
-import { parseSettings, resolveApiBase } from './settings';
+import { createServerLinkGate } from './server-links';
+import { createServerRegistry, parseServersFile, type FetchJson } from './servers';
+import { registerServerIpc } from './servers-ipc';
+import { parseSettings, startupServer } from './settings';
+import { createUpdater, type AutoUpdaterLike } from './updater';
 import { mainWindowOptions } from './window';
 import { initialBounds, parseWindowState, trackWindowState } from './window-state';
 
@@ -27,6 +45,11 @@ const rendererDir = join(__dirname, '../renderer');
 // Build-time default server (SPADES_DEFAULT_API_URL, see electron.vite.config.ts).
 declare const __SPADES_DEFAULT_API_URL__: string | undefined;
 const buildDefaultApiBase = typeof __SPADES_DEFAULT_API_URL__ === 'string' ? __SPADES_DEFAULT_API_URL__ : undefined;
+// Build-time update feed (SPADES_UPDATE_URL, see electron.vite.config.ts and build/README.md); '' = no updates.
+declare const __SPADES_UPDATE_URL__: string | undefined;
+const updateFeedUrl = typeof __SPADES_UPDATE_URL__ === 'string' ? __SPADES_UPDATE_URL__ : '';
+/** A server-info answer that takes longer than this counts as unreachable. */
+const PROBE_TIMEOUT_MS = 8_000;
 
 // Must happen before `ready`: app:// behaves like https (standard, secure origin, fetch, CORS).
 protocol.registerSchemesAsPrivileged([
@@ -46,7 +69,29 @@ function start(): void {
   const userData = app.getPath('userData');
   const settingsStore = createJsonStore(fs, join(userData, 'settings.json'), parseSettings, log);
   const windowStore = createJsonStore(fs, join(userData, 'window-state.json'), parseWindowState, log);
-  const apiBase = resolveApiBase({
+  const fetchJson: FetchJson = async (url) => {
+    const res = await net.fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text) as unknown;
+    } catch {
+      /* not JSON: not a Spades server */
+    }
+    return { status: res.status, json };
+  };
+  const registry = createServerRegistry({
+    store: createJsonStore(fs, join(userData, 'servers.json'), parseServersFile, log),
+    safeStorage,
+    fetchJson,
+    newId: () => randomUUID(),
+    now: () => new Date(),
+    log,
+  });
+  const startup = startupServer({
     packaged: app.isPackaged,
     env: process.env,
     argv: process.argv,
@@ -54,7 +99,15 @@ function start(): void {
     defaultApiBase: buildDefaultApiBase,
     log,
   });
-  log.info(`API base ${apiBase}`);
+  if (startup && (startup.select || registry.list().length === 0)) {
+    const seeded = registry.seed(startup.address);
+    if (seeded && (startup.select || !registry.current())) registry.switchTo(seeded.id);
+  }
+  /** The current server's address ('' before the first one is chosen): read per request and per page load. */
+  const apiBase = (): string => registry.current()?.address ?? '';
+  log.info(`server ${apiBase() || '(none yet: the chooser)'}`);
+  const current = registry.current();
+  if (current) void registry.refresh(current.id).catch(() => undefined);
 
   let win: BrowserWindow | undefined;
   /** Bring the window to front; re-create it if it was closed (macOS keeps the app running without windows). */
@@ -67,11 +120,25 @@ function start(): void {
     win.show();
     win.focus();
   };
+  const pageOrigin = (devServerUrl ?? DESKTOP_APP_ORIGIN).replace(/\/+$/, '');
+  /** Make a server current and load `path` on it: the page (and its preload) start again on that server. */
+  const openOn = (serverId: string, path: string): boolean => {
+    if (!registry.switchTo(serverId)) return false;
+    if (win && !win.isDestroyed()) void win.loadURL(`${pageOrigin}${path.startsWith('/') ? path : '/'}`);
+    return true;
+  };
+  const gate = createServerLinkGate({
+    registry,
+    newId: () => randomUUID(),
+    openOn: (id, path) => void openOn(id, path),
+    log,
+  });
   const router = createDeepLinkRouter({
     deliver: (link) => {
       if (win && !win.isDestroyed()) win.webContents.send(IPC.deepLink, link);
     },
     focusWindow,
+    gate,
     log,
   });
   // Before `ready`: macOS delivers the launching link through `open-url` early.
@@ -84,12 +151,39 @@ function start(): void {
     win.setFullScreen(next);
     return next;
   };
-  const notify = createNotifier({
+  const attention = createAttention({
+    isWindowFocused: () => Boolean(win && !win.isDestroyed() && win.isVisible() && win.isFocused()),
+    flashFrame: (on) => {
+      if (win && !win.isDestroyed()) win.flashFrame(on);
+    },
+    setBadgeCount: (n) => void app.setBadgeCount(n),
+  });
+  const notifyNative = createNotifier({
     isSupported: () => Notification.isSupported(),
     isWindowFocused: () => Boolean(win && !win.isDestroyed() && win.isVisible() && win.isFocused()),
     createNotification: (o) => new Notification(o),
     focusWindow,
     openLink: router.dispatch,
+  });
+  // "your turn" (and a ready tournament match: a seat deadline runs) while the window is not focused also flashes
+  // the taskbar and counts the waiting tables.
+  const notify: typeof notifyNative = (n) => {
+    if ((n.kind === 'your-turn' || n.kind === 'tournament-match') && n.gameId) attention.yourTurn(n.gameId);
+    return notifyNative(n);
+  };
+  const updater = createUpdater({
+    feedUrl: updateFeedUrl,
+    packaged: app.isPackaged,
+    // electron-updater reads Electron's `app` when loaded: only in the running app, only when there is a feed.
+    loadAutoUpdater: async () => (await import('electron-updater')).autoUpdater as unknown as AutoUpdaterLike,
+    enabled: () => settingsStore.read()?.autoUpdate !== false,
+    saveEnabled: (enabled) => void settingsStore.write({ ...(settingsStore.read() ?? {}), autoUpdate: enabled }),
+    onChange: (state) => {
+      if (win && !win.isDestroyed()) win.webContents.send(IPC.updateChanged, state);
+    },
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+    log,
   });
   const appInfo = (): AppInfo => ({
     name: PRODUCT_NAME,
@@ -97,7 +191,7 @@ function start(): void {
     platform: process.platform,
     electron: process.versions.electron,
     chrome: process.versions.chrome,
-    apiBase,
+    apiBase: apiBase(),
     packaged: app.isPackaged,
   });
   registerIpcHandlers({
@@ -112,6 +206,31 @@ function start(): void {
       openExternal: (url) => shell.openExternal(url),
       appInfo,
       deepLinkReady: () => router.rendererReady(),
+    },
+  });
+  registerServerIpc({
+    ipcMain,
+    appOrigin,
+    mainContentsId: () => (win && !win.isDestroyed() ? win.webContents.id : undefined),
+    log,
+    actions: {
+      bootState: () => registry.bootState(),
+      list: () => registry.list(),
+      probe: (address) => registry.probe(address),
+      add: (address) => registry.add(address),
+      switchTo: (id) => openOn(id, '/'),
+      forget: (id) => {
+        const wasCurrent = registry.current()?.id === id;
+        const ok = registry.forget(id);
+        // the page was on that server: start again on the chooser
+        if (ok && wasCurrent && win && !win.isDestroyed()) void win.loadURL(`${pageOrigin}/servers`);
+        return ok;
+      },
+      answerLink: (requestId, accept) => gate.answer(requestId, accept),
+      setSession: (token) => registry.setSession(token),
+      updateState: () => updater.state(),
+      setUpdatesEnabled: (enabled) => updater.setEnabled(enabled),
+      restartToUpdate: () => updater.restart(),
     },
   });
 
@@ -131,7 +250,7 @@ function start(): void {
     const w = new BrowserWindow(
       mainWindowOptions({
         preloadPath: join(__dirname, '../preload/index.js'),
-        apiBase,
+        apiBase: apiBase(),
         bounds,
         title: PRODUCT_NAME,
         // Linux window managers take the window icon from here (Windows/macOS use the executable's icon).
@@ -143,9 +262,15 @@ function start(): void {
               : join(__dirname, '../../../build/icons/png/512x512.png'),
       }),
     );
-    trackWindowState(w, windowStore, { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, {
-      initiallyMaximized: maximized,
-    });
+    trackWindowState(
+      w,
+      windowStore,
+      { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+      {
+        initiallyMaximized: maximized,
+      },
+    );
+    w.on('focus', () => attention.focused());
     w.once('ready-to-show', () => {
       if (maximized) w.maximize();
       w.show();
@@ -175,7 +300,7 @@ function start(): void {
       protocol.handle(APP_SCHEME, async (request) => {
         const r = await serveAppRequest(request.url, {
           rendererDir,
-          apiBase,
+          apiBase: apiBase(),
           exists: (p) => {
             try {
               return fs.statSync(p).isFile();
@@ -195,6 +320,7 @@ function start(): void {
       PRODUCT_NAME,
       {
         showRules: () => router.dispatch({ kind: 'rules' }),
+        showServers: () => router.dispatch({ kind: 'servers', path: '/servers' }),
         toggleFullScreen: () => void toggleFullScreen(),
         reload: () => win?.webContents.reload(),
         quit: () => app.quit(),
@@ -203,6 +329,7 @@ function start(): void {
     );
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
     if (!win || win.isDestroyed()) win = createMainWindow();
+    void updater.start();
   });
 
   app.on('activate', () => {

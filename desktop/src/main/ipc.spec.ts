@@ -1,6 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { IPC } from '../shared/bridge';
-import { IpcValidationError, registerIpcHandlers, validateExternalUrl, validateNotification, type DesktopActions, type IpcSenderEvent } from './ipc';
+import {
+  IpcValidationError,
+  registerIpcHandlers,
+  validateExternalUrl,
+  validateNotification,
+  type DesktopActions,
+  type IpcSenderEvent,
+} from './ipc';
 import { memoryLogger } from './logger';
 
 const APP = 'app://spades';
@@ -15,7 +22,15 @@ function setup() {
     toggleFullScreen: vi.fn(() => true),
     isFullScreen: vi.fn(() => false),
     openExternal: vi.fn(async () => {}),
-    appInfo: vi.fn(() => ({ name: 'Spades', version: '0.1.0', platform: 'linux', electron: '45', chrome: '140', apiBase: 'https://x', packaged: false })),
+    appInfo: vi.fn(() => ({
+      name: 'Spades',
+      version: '0.1.0',
+      platform: 'linux',
+      electron: '45',
+      chrome: '140',
+      apiBase: 'https://x',
+      packaged: false,
+    })),
     deepLinkReady: vi.fn(),
   };
   const log = memoryLogger();
@@ -41,8 +56,15 @@ describe('registerIpcHandlers', () => {
 
   it('passes valid arguments through', async () => {
     const { invoke, actions } = setup();
-    await expect(invoke(IPC.notify, { kind: 'your-turn', title: 'Your turn', body: 'Table 1', gameId: 'g1' })).resolves.toBe(true);
-    expect(actions.notify).toHaveBeenCalledWith({ kind: 'your-turn', title: 'Your turn', body: 'Table 1', gameId: 'g1' });
+    await expect(
+      invoke(IPC.notify, { kind: 'your-turn', title: 'Your turn', body: 'Table 1', gameId: 'g1' }),
+    ).resolves.toBe(true);
+    expect(actions.notify).toHaveBeenCalledWith({
+      kind: 'your-turn',
+      title: 'Your turn',
+      body: 'Table 1',
+      gameId: 'g1',
+    });
     await expect(invoke(IPC.toggleFullScreen)).resolves.toBe(true);
     await expect(invoke(IPC.isFullScreen)).resolves.toBe(false);
     await expect(invoke(IPC.openExternal, 'https://discord.com/x')).resolves.toBe(true);
@@ -63,6 +85,9 @@ describe('registerIpcHandlers', () => {
     [IPC.notify, [{ kind: 'mention', title: 'a\u0000b', body: '' }]],
     [IPC.notify, [{ kind: 'mention', title: 'x', body: '', gameId: '../etc' }]],
     [IPC.notify, [{ kind: 'mention', title: 'x', body: '', icon: 'file:///etc/passwd' }]],
+    [IPC.notify, [{ kind: 'tournament-match', title: 'x', body: '', tournamentId: '../etc' }]],
+    [IPC.notify, [{ kind: 'tournament-match', title: 'x', body: '', tournamentId: 7 }]],
+    [IPC.notify, [{ kind: 'mention', title: 'x', body: '', tournamentId: 't1' }]],
     [IPC.openExternal, []],
     [IPC.openExternal, ['file:///etc/passwd']],
     [IPC.openExternal, ['javascript:alert(1)']],
@@ -87,11 +112,12 @@ describe('registerIpcHandlers', () => {
       (async () => h({ sender: { id: 99 }, senderFrame: { url: 'app://spades/' } }, 'https://x.example'))(),
     ).rejects.toThrow('untrusted sender');
     await expect(
-      (async () => h({ sender: { id: MAIN_ID }, senderFrame: { url: 'https://evil.example/' } }, 'https://x.example'))(),
+      (async () =>
+        h({ sender: { id: MAIN_ID }, senderFrame: { url: 'https://evil.example/' } }, 'https://x.example'))(),
     ).rejects.toThrow('untrusted sender');
-    await expect((async () => h({ sender: { id: MAIN_ID }, senderFrame: null }, 'https://x.example'))()).rejects.toThrow(
-      'untrusted sender',
-    );
+    await expect(
+      (async () => h({ sender: { id: MAIN_ID }, senderFrame: null }, 'https://x.example'))(),
+    ).rejects.toThrow('untrusted sender');
     listeners.get(IPC.deepLinkReady)!({ sender: { id: 99 }, senderFrame: { url: 'app://spades/' } });
     expect(actions.openExternal).not.toHaveBeenCalled();
     expect(actions.deepLinkReady).not.toHaveBeenCalled();
@@ -102,10 +128,28 @@ describe('registerIpcHandlers', () => {
 
 describe('validators', () => {
   it('validateNotification drops nothing it should keep and omits absent gameId', () => {
-    expect(validateNotification({ kind: 'friend-request', title: 'Friend request', body: 'Ann wants to be friends' })).toEqual({
+    expect(
+      validateNotification({ kind: 'friend-request', title: 'Friend request', body: 'Ann wants to be friends' }),
+    ).toEqual({
       kind: 'friend-request',
       title: 'Friend request',
       body: 'Ann wants to be friends',
+    });
+  });
+  it('validateNotification keeps a tournament match with its table and tournament', () => {
+    const n = {
+      kind: 'tournament-match',
+      title: 'Cup: your match is ready',
+      body: 'Round 1',
+      gameId: 'g1',
+      tournamentId: 't1',
+    };
+    expect(validateNotification(n)).toEqual(n);
+    expect(validateNotification({ ...n, gameId: undefined })).toEqual({
+      kind: 'tournament-match',
+      title: 'Cup: your match is ready',
+      body: 'Round 1',
+      tournamentId: 't1',
     });
   });
   it('validateExternalUrl returns the URL', () => {

@@ -18,10 +18,10 @@ const hasControlChars = (s: string): boolean => /[\u0000-\u0008\u000b-\u001f\u00
 
 export function validateNotification(raw: unknown): DesktopNotification {
   if (!isRecord(raw)) throw new IpcValidationError('notification must be an object');
-  const allowed = new Set(['kind', 'title', 'body', 'gameId']);
+  const allowed = new Set(['kind', 'title', 'body', 'gameId', 'tournamentId']);
   const extra = Object.keys(raw).filter((k) => !allowed.has(k));
   if (extra.length) throw new IpcValidationError(`unexpected notification fields: ${extra.join(', ')}`);
-  const { kind, title, body, gameId } = raw;
+  const { kind, title, body, gameId, tournamentId } = raw;
   if (typeof kind !== 'string' || !(NOTIFICATION_KINDS as readonly string[]).includes(kind)) {
     throw new IpcValidationError('unknown notification kind');
   }
@@ -34,7 +34,19 @@ export function validateNotification(raw: unknown): DesktopNotification {
   if (gameId !== undefined && (typeof gameId !== 'string' || !GAME_ID.test(gameId))) {
     throw new IpcValidationError('malformed gameId');
   }
-  return { kind: kind as DesktopNotification['kind'], title, body, ...(gameId !== undefined ? { gameId } : {}) };
+  if (tournamentId !== undefined && (typeof tournamentId !== 'string' || !GAME_ID.test(tournamentId))) {
+    throw new IpcValidationError('malformed tournamentId');
+  }
+  if (tournamentId !== undefined && kind !== 'tournament-match') {
+    throw new IpcValidationError('tournamentId belongs to a tournament-match notification');
+  }
+  return {
+    kind: kind as DesktopNotification['kind'],
+    title,
+    body,
+    ...(gameId !== undefined ? { gameId } : {}),
+    ...(tournamentId !== undefined ? { tournamentId } : {}),
+  };
 }
 
 export function validateExternalUrl(raw: unknown): string {
@@ -50,6 +62,8 @@ export function validateNoArgs(args: readonly unknown[]): void {
 export interface IpcSenderEvent {
   senderFrame: { url: string } | null;
   sender: { id: number };
+  /** The answer of a sendSync (ipcMain.on listeners only). */
+  returnValue?: unknown;
 }
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcSenderEvent, ...args: unknown[]) => unknown): void;
@@ -75,14 +89,17 @@ export interface IpcDeps {
   log: Logger;
 }
 
-export function registerIpcHandlers(deps: IpcDeps): void {
-  const trusted = (event: IpcSenderEvent): boolean => {
-    const url = event.senderFrame?.url ?? '';
-    return event.sender.id === deps.mainContentsId() && originOf(url) === deps.appOrigin;
-  };
-  const handle = (channel: string, fn: (args: unknown[]) => unknown): void => {
+/** Only the main window's own frame, on the app's origin. */
+export function isTrustedSender(event: IpcSenderEvent, deps: Pick<IpcDeps, 'appOrigin' | 'mainContentsId'>): boolean {
+  const url = event.senderFrame?.url ?? '';
+  return event.sender.id === deps.mainContentsId() && originOf(url) === deps.appOrigin;
+}
+
+/** `ipcMain.handle` behind the trust check; validation errors are logged and thrown back to the renderer. */
+export function trustedHandler(deps: Pick<IpcDeps, 'ipcMain' | 'appOrigin' | 'mainContentsId' | 'log'>) {
+  return (channel: string, fn: (args: unknown[]) => unknown): void => {
     deps.ipcMain.handle(channel, async (event, ...args) => {
-      if (!trusted(event)) {
+      if (!isTrustedSender(event, deps)) {
         deps.log.warn(`refused ${channel} from an untrusted sender`);
         throw new IpcValidationError('untrusted sender');
       }
@@ -94,6 +111,11 @@ export function registerIpcHandlers(deps: IpcDeps): void {
       }
     });
   };
+}
+
+export function registerIpcHandlers(deps: IpcDeps): void {
+  const trusted = (event: IpcSenderEvent): boolean => isTrustedSender(event, deps);
+  const handle = trustedHandler(deps);
   const a = deps.actions;
   handle(IPC.notify, (args) => {
     if (args.length !== 1) throw new IpcValidationError('notify takes one argument');

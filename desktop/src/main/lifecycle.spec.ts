@@ -42,13 +42,25 @@ describe('single instance', () => {
 describe('registerProtocolClient', () => {
   it('registers spades:// plainly when packaged', () => {
     const app = fakeApp();
-    expect(registerProtocolClient(app, { argv: ['/opt/Spades/spades'], execPath: '/opt/Spades/spades', defaultApp: false }, memoryLogger())).toBe(true);
+    expect(
+      registerProtocolClient(
+        app,
+        { argv: ['/opt/Spades/spades'], execPath: '/opt/Spades/spades', defaultApp: false },
+        memoryLogger(),
+      ),
+    ).toBe(true);
     expect(app.setAsDefaultProtocolClient).toHaveBeenCalledWith('spades');
   });
   it('passes electron + the app path in development', () => {
     const app = fakeApp();
-    registerProtocolClient(app, { argv: ['/x/electron', 'out/main/index.js'], execPath: '/x/electron', defaultApp: true }, memoryLogger());
-    expect(app.setAsDefaultProtocolClient).toHaveBeenCalledWith('spades', '/x/electron', [resolve('out/main/index.js')]);
+    registerProtocolClient(
+      app,
+      { argv: ['/x/electron', 'out/main/index.js'], execPath: '/x/electron', defaultApp: true },
+      memoryLogger(),
+    );
+    expect(app.setAsDefaultProtocolClient).toHaveBeenCalledWith('spades', '/x/electron', [
+      resolve('out/main/index.js'),
+    ]);
   });
   it('logs when the OS refuses', () => {
     const app = fakeApp({ register: false });
@@ -77,7 +89,12 @@ describe('wireDeepLinkSources: every source reaches one handleDeepLink', () => {
   });
   it('routes second-instance argv (Windows/Linux)', () => {
     const { app, handleDeepLink, focusWindow } = setup();
-    app.emit('second-instance', {}, ['C:\\Spades\\Spades.exe', '--flag', `spades://auth/callback?token=${JWT}`], 'C:\\');
+    app.emit(
+      'second-instance',
+      {},
+      ['C:\\Spades\\Spades.exe', '--flag', `spades://auth/callback?token=${JWT}`],
+      'C:\\',
+    );
     expect(handleDeepLink).toHaveBeenCalledWith(`spades://auth/callback?token=${JWT}`);
     expect(focusWindow).not.toHaveBeenCalled();
   });
@@ -110,7 +127,12 @@ describe('wireDeepLinkSources: every source reaches one handleDeepLink', () => {
     const delivered: unknown[] = [];
     const log = memoryLogger();
     const router = createDeepLinkRouter({ deliver: (l) => delivered.push(l), focusWindow: () => {}, log });
-    wireDeepLinkSources({ app, launchArgv: ['spades', 'spades://table/launch'], handleDeepLink: router.handleDeepLink, focusWindow: () => {} });
+    wireDeepLinkSources({
+      app,
+      launchArgv: ['spades', 'spades://table/launch'],
+      handleDeepLink: router.handleDeepLink,
+      focusWindow: () => {},
+    });
     app.emit('open-url', { preventDefault() {} }, 'spades://table/mac');
     app.emit('second-instance', {}, ['spades', 'spades://table/second'], '/');
     app.emit('open-url', { preventDefault() {} }, 'spades://evil/x');

@@ -2,6 +2,8 @@
 // keyboard shortcuts work in chat on macOS.
 export interface MenuActions {
   showRules(): void;
+  /** The server chooser (issue #30): add, switch, forget servers. */
+  showServers(): void;
   toggleFullScreen(): void;
   reload(): void;
   quit(): void;
@@ -22,20 +24,32 @@ export function fullScreenAccelerator(platform: string): string {
   return platform === 'darwin' ? 'Ctrl+Command+F' : 'F11';
 }
 
-export function buildMenuTemplate(platform: string, productName: string, actions: MenuActions, dev: boolean): MenuItemSpec[] {
+export function buildMenuTemplate(
+  platform: string,
+  productName: string,
+  actions: MenuActions,
+  dev: boolean,
+): MenuItemSpec[] {
   const isMac = platform === 'darwin';
   const view: MenuItemSpec[] = [
     { label: 'Toggle Full Screen', accelerator: fullScreenAccelerator(platform), click: actions.toggleFullScreen },
     { label: 'Reload', accelerator: 'CmdOrCtrl+R', click: actions.reload },
   ];
   if (dev) view.push({ type: 'separator' }, { role: 'toggleDevTools' });
-  const quit: MenuItemSpec = { label: `Quit ${productName}`, accelerator: isMac ? 'Command+Q' : 'Ctrl+Q', click: actions.quit };
+  const quit: MenuItemSpec = {
+    label: `Quit ${productName}`,
+    accelerator: isMac ? 'Command+Q' : 'Ctrl+Q',
+    click: actions.quit,
+  };
+  const servers: MenuItemSpec = { label: 'Servers…', click: actions.showServers };
   const template: MenuItemSpec[] = [];
   if (isMac) {
     template.push({
       label: productName,
       submenu: [
         { role: 'about' },
+        { type: 'separator' },
+        servers,
         { type: 'separator' },
         { role: 'services' },
         { type: 'separator' },
@@ -47,7 +61,7 @@ export function buildMenuTemplate(platform: string, productName: string, actions
       ],
     });
   } else {
-    template.push({ label: '&File', submenu: [quit] });
+    template.push({ label: '&File', submenu: [servers, { type: 'separator' }, quit] });
   }
   template.push({ role: 'editMenu' });
   template.push({ label: '&View', submenu: view });

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from './logger';
-import { applyNavigationPolicy, decideNavigation, isSafeExternalUrl, originOf, type NavigableContents } from './navigation';
+import {
+  applyNavigationPolicy,
+  decideNavigation,
+  isSafeExternalUrl,
+  originOf,
+  type NavigableContents,
+} from './navigation';
 import { isPermissionAllowed } from './permissions';
 
 const APP = 'app://spades';

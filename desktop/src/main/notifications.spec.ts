@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { DeepLink, DesktopNotification } from '../shared/bridge';
-import { createNotifier, RATE_LIMIT, RATE_WINDOW_MS } from './notifications';
+import { createNotifier, linkOf, RATE_LIMIT, RATE_WINDOW_MS } from './notifications';
 
 function setup(opts: { focused: boolean; supported?: boolean; now?: () => number }) {
   const state = { focused: opts.focused };
@@ -61,6 +61,27 @@ describe('notification policy', () => {
     created[0].click!();
     expect(focusWindow).toHaveBeenCalledTimes(1);
     expect(opened).toEqual([{ kind: 'table', gameId: 'g42', spectate: false, path: '/table/g42' }]);
+  });
+
+  it('a tournament match: the click takes the reserved seat (join), or opens the tournament without a table', () => {
+    const { notify, created, opened } = setup({ focused: false });
+    const match: DesktopNotification = {
+      kind: 'tournament-match',
+      title: 'Night cup: your match is ready',
+      body: 'Round 2: take your seat',
+      gameId: 'g7',
+      tournamentId: 't1',
+    };
+    expect(notify(match)).toBe(true);
+    expect(created[0].options).toMatchObject({ title: 'Night cup: your match is ready', silent: false });
+    created[0].click!();
+    notify({ ...match, gameId: undefined });
+    created[1].click!();
+    expect(opened).toEqual([
+      { kind: 'table', gameId: 'g7', spectate: false, path: '/table/g7?join=1' },
+      { kind: 'tournament', tournamentId: 't1', path: '/tournaments/t1' },
+    ]);
+    expect(linkOf({ kind: 'tournament-match', title: 'x', body: '' })).toBeNull();
   });
 
   it('click without a table only focuses', () => {

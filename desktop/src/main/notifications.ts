@@ -1,5 +1,6 @@
 // Native notifications: shown only while the app window is not focused; a click focuses the window and, when
-// the notification belongs to a table, opens that table.
+// the notification belongs to a table, opens that table. A tournament match (issue #27) takes the player's reserved
+// seat (`/table/ID?join=1`), or opens the tournament's page when there is no table yet.
 import type { DeepLink, DesktopNotification } from '../shared/bridge';
 
 export interface NativeNotification {
@@ -40,9 +41,21 @@ export function createNotifier(deps: NotifierDeps): (n: DesktopNotification) => 
     native.on('click', () => {
       live.delete(native);
       deps.focusWindow();
-      if (n.gameId) deps.openLink({ kind: 'table', gameId: n.gameId, spectate: false, path: `/table/${n.gameId}` });
+      const link = linkOf(n);
+      if (link) deps.openLink(link);
     });
     native.show();
     return true;
   };
+}
+
+/** Where a click on the notification leads (null: only focus the window). Ids are validated by ipc.ts. */
+export function linkOf(n: DesktopNotification): DeepLink | null {
+  if (n.kind === 'tournament-match') {
+    if (n.gameId) return { kind: 'table', gameId: n.gameId, spectate: false, path: `/table/${n.gameId}?join=1` };
+    if (n.tournamentId)
+      return { kind: 'tournament', tournamentId: n.tournamentId, path: `/tournaments/${n.tournamentId}` };
+    return null;
+  }
+  return n.gameId ? { kind: 'table', gameId: n.gameId, spectate: false, path: `/table/${n.gameId}` } : null;
 }

@@ -1,37 +1,29 @@
-// Which backend the app talks to.
-//   development (not packaged): env SPADES_API_URL, else the stored setting, else http://localhost:3000
-//   production (packaged):      `--server=<url>` on the command line (stored for next time; `--server=default`
-//                               clears it), else the stored setting in <userData>/settings.json, else
-//                               DEFAULT_API_BASE (overridable at build time with SPADES_DEFAULT_API_URL).
+// App settings in <userData>/settings.json, and which server the app starts on (issue #30: the player's servers
+// live in servers.json, see servers.ts; this only decides what to add or select at start-up).
+//   development (not packaged): env SPADES_API_URL (selected), else a legacy stored apiBase, else http://localhost:3000
+//   production (packaged):      `--server=<url>` on the command line (added and selected), else a legacy stored
+//                               apiBase (moved into the server list once), else the build's default server
+//                               (SPADES_DEFAULT_API_URL at build time: a community's own build), else nothing:
+//                               the first run shows the server chooser.
+import { normalizeServerAddress } from '../../../common/src/protocol/server-info';
 import { isRecord, type JsonStore } from './json-store';
 import type { Logger } from './logger';
 
-/**
- * The public server the released app talks to by default. `.example` is a reserved TLD (RFC 2606): replace it
- * with the real deployment at build time (`SPADES_DEFAULT_API_URL=https://… npm run dist:desktop`) — see
- * build/README.md.
- */
-export const DEFAULT_API_BASE = 'https://play.spades.example';
 export const DEV_API_BASE = 'http://localhost:3000';
 export const SERVER_ARG = '--server=';
 
 export interface Settings {
+  /** Before issue #30 the one server; now only read once to seed the server list. */
   apiBase?: string;
+  /** The "check for updates" setting (default on). */
+  autoUpdate?: boolean;
 }
 
 /** `https://host[:port]` (optionally with a path prefix), no credentials/query/fragment, no trailing slash. */
 export function normalizeApiBase(raw: unknown): string | undefined {
-  if (typeof raw !== 'string' || raw.length > 512) return undefined;
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    return undefined;
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
-  if (u.username || u.password || u.search || u.hash || !u.hostname) return undefined;
-  const path = u.pathname.replace(/\/+$/, '');
-  return `${u.origin}${path}`;
+  // An API base must say its scheme (a typed address in the chooser may omit it: normalizeServerAddress adds https).
+  if (typeof raw !== 'string' || !/^\s*https?:\/\//i.test(raw)) return undefined;
+  return normalizeServerAddress(raw);
 }
 
 export function parseSettings(raw: unknown): Settings | undefined {
@@ -42,44 +34,54 @@ export function parseSettings(raw: unknown): Settings | undefined {
     if (!apiBase) return undefined;
     out.apiBase = apiBase;
   }
+  if (raw.autoUpdate !== undefined) {
+    if (typeof raw.autoUpdate !== 'boolean') return undefined;
+    out.autoUpdate = raw.autoUpdate;
+  }
   return out;
 }
 
-export interface ApiBaseInputs {
+export interface StartupInputs {
   packaged: boolean;
   env: Record<string, string | undefined>;
   argv: readonly string[];
   store: JsonStore<Settings>;
-  /** Build-time default (see DEFAULT_API_BASE). */
+  /** Build-time default server ('' or undefined: none, the first run asks). */
   defaultApiBase?: string;
   log: Logger;
 }
 
-export function resolveApiBase(inp: ApiBaseInputs): string {
+/**
+ * The server to add at start-up, if any. `select`: make it current even when another one is (an explicit choice:
+ * `--server=`, SPADES_API_URL); otherwise only when no server is current yet.
+ */
+export function startupServer(inp: StartupInputs): { address: string; select: boolean } | undefined {
   const stored = inp.store.read() ?? {};
+  const legacy = stored.apiBase;
+  if (legacy !== undefined) {
+    // moved into the server list (the caller seeds it): drop it here so a forgotten server does not come back
+    const { apiBase: _moved, ...rest } = stored;
+    inp.store.write(rest);
+  }
+  const buildDefault = normalizeApiBase(inp.defaultApiBase);
   if (!inp.packaged) {
     const fromEnv = inp.env.SPADES_API_URL;
     if (fromEnv !== undefined && fromEnv !== '') {
       const n = normalizeApiBase(fromEnv);
-      if (n) return n;
+      if (n) return { address: n, select: true };
       inp.log.warn('SPADES_API_URL is not an http(s) URL; ignored');
     }
-    return stored.apiBase ?? DEV_API_BASE;
+    return { address: legacy ?? DEV_API_BASE, select: false };
   }
   const arg = inp.argv.find((a) => a.startsWith(SERVER_ARG));
   if (arg !== undefined) {
     const value = arg.slice(SERVER_ARG.length);
-    if (value === 'default') {
-      const { apiBase: _drop, ...rest } = stored;
-      inp.store.write(rest);
-      return normalizeApiBase(inp.defaultApiBase) ?? DEFAULT_API_BASE;
-    }
+    if (value === 'default' && buildDefault) return { address: buildDefault, select: true };
     const n = normalizeApiBase(value);
-    if (n) {
-      inp.store.write({ ...stored, apiBase: n });
-      return n;
-    }
-    inp.log.warn(`${SERVER_ARG} needs an http(s) URL; ignored`);
+    if (n) return { address: n, select: true };
+    if (value !== 'default') inp.log.warn(`${SERVER_ARG} needs an http(s) URL; ignored`);
   }
-  return stored.apiBase ?? normalizeApiBase(inp.defaultApiBase) ?? DEFAULT_API_BASE;
+  if (legacy) return { address: legacy, select: false };
+  if (buildDefault) return { address: buildDefault, select: false };
+  return undefined;
 }

@@ -10,7 +10,11 @@ const tsc = resolve(desktopDir, '../node_modules/typescript/bin/tsc');
 const electronTypes = resolve(desktopDir, '../node_modules/electron/electron.d.ts');
 
 function runTsc(project: string) {
-  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: desktopDir, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], {
+    cwd: desktopDir,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
@@ -32,7 +36,10 @@ describe('type-check against Electron type definitions', () => {
         join(dir, 'tsconfig.json'),
         JSON.stringify({
           extends: join(__dirname, 'tsconfig.json'),
-          compilerOptions: { paths: { electron: [electronTypes] }, typeRoots: [resolve(desktopDir, '../node_modules/@types')] },
+          compilerOptions: {
+            paths: { electron: [electronTypes] },
+            typeRoots: [resolve(desktopDir, '../node_modules/@types')],
+          },
           include: [],
           files: [join(dir, 'bad.ts')],
         }),

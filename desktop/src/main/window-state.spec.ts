@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createJsonStore, type StoreFs } from './json-store';
 import { memoryLogger } from './logger';
-import { DEFAULT_SIZE, initialBounds, parseWindowState, trackWindowState, type Rect, type WindowState } from './window-state';
+import {
+  DEFAULT_SIZE,
+  initialBounds,
+  parseWindowState,
+  trackWindowState,
+  type Rect,
+  type WindowState,
+} from './window-state';
 
 /** In-memory fs with the subset the store uses. */
-export function memFs(files: Record<string, string> = {}): StoreFs & { files: Record<string, string>; failWrites?: boolean } {
+export function memFs(
+  files: Record<string, string> = {},
+): StoreFs & { files: Record<string, string>; failWrites?: boolean } {
   const fs = {
     files,
     failWrites: false,
@@ -41,14 +50,21 @@ describe('json store', () => {
   it('ignores corrupt or invalid files with a warning', () => {
     const log = memoryLogger();
     expect(createJsonStore(memFs({ [FILE]: '{not json' }), FILE, parseWindowState, log).read()).toBeUndefined();
-    expect(createJsonStore(memFs({ [FILE]: '{"bounds":{"x":"a"}}' }), FILE, parseWindowState, log).read()).toBeUndefined();
+    expect(
+      createJsonStore(memFs({ [FILE]: '{"bounds":{"x":"a"}}' }), FILE, parseWindowState, log).read(),
+    ).toBeUndefined();
     expect(log.lines).toHaveLength(2);
   });
   it('reports write failures instead of throwing', () => {
     const fs = memFs();
     fs.failWrites = true;
     const log = memoryLogger();
-    expect(createJsonStore(fs, FILE, parseWindowState, log).write({ bounds: { x: 0, y: 0, width: 900, height: 600 }, maximized: false })).toBe(false);
+    expect(
+      createJsonStore(fs, FILE, parseWindowState, log).write({
+        bounds: { x: 0, y: 0, width: 900, height: 600 },
+        maximized: false,
+      }),
+    ).toBe(false);
     expect(log.lines[0]).toMatch(/^error could not write/);
   });
 });

@@ -7,6 +7,7 @@ function fakeIpc() {
   const ipc = {
     invoke: vi.fn(async (channel: string, ...args: unknown[]) => ({ channel, args })),
     send: vi.fn(),
+    sendSync: vi.fn((_channel: string): unknown => null),
     on: vi.fn((channel: string, l: (event: unknown, ...args: unknown[]) => void) => {
       if (!listeners.has(channel)) listeners.set(channel, new Set());
       listeners.get(channel)!.add(l);
@@ -14,7 +15,8 @@ function fakeIpc() {
     removeListener: vi.fn((channel: string, l: (event: unknown, ...args: unknown[]) => void) => {
       listeners.get(channel)?.delete(l);
     }),
-    emit: (channel: string, ...args: unknown[]) => listeners.get(channel)?.forEach((l) => l({ sender: 'SECRET' }, ...args)),
+    emit: (channel: string, ...args: unknown[]) =>
+      listeners.get(channel)?.forEach((l) => l({ sender: 'SECRET' }, ...args)),
     count: (channel: string) => listeners.get(channel)?.size ?? 0,
   };
   return ipc satisfies IpcRendererLike;
@@ -26,9 +28,21 @@ const link: DeepLink = { kind: 'table', gameId: 'g1', spectate: false, path: '/t
 describe('preload bridge', () => {
   it('exposes exactly the DesktopBridge methods', () => {
     const bridge = createDesktopBridge(fakeIpc(), argv);
-    const expected: (keyof DesktopBridge)[] = ['notify', 'toggleFullScreen', 'isFullScreen', 'openExternal', 'appInfo', 'getApiBase', 'onDeepLink'];
+    const expected: (keyof DesktopBridge)[] = [
+      'notify',
+      'toggleFullScreen',
+      'isFullScreen',
+      'openExternal',
+      'appInfo',
+      'getApiBase',
+      'onDeepLink',
+      'servers',
+      'session',
+      'updates',
+    ];
     expect(Object.keys(bridge).sort()).toEqual([...expected].sort());
-    for (const k of expected) expect(typeof bridge[k]).toBe('function');
+    for (const k of expected)
+      expect(typeof bridge[k]).toBe(['servers', 'session', 'updates'].includes(k) ? 'object' : 'function');
   });
 
   it('maps each method to its IPC channel with its arguments', async () => {
@@ -38,7 +52,10 @@ describe('preload bridge', () => {
     await expect(b.notify(n)).resolves.toEqual({ channel: IPC.notify, args: [n] });
     await expect(b.toggleFullScreen()).resolves.toEqual({ channel: IPC.toggleFullScreen, args: [] });
     await expect(b.isFullScreen()).resolves.toEqual({ channel: IPC.isFullScreen, args: [] });
-    await expect(b.openExternal('https://x.example')).resolves.toEqual({ channel: IPC.openExternal, args: ['https://x.example'] });
+    await expect(b.openExternal('https://x.example')).resolves.toEqual({
+      channel: IPC.openExternal,
+      args: ['https://x.example'],
+    });
     await expect(b.appInfo()).resolves.toEqual({ channel: IPC.appInfo, args: [] });
   });
 
@@ -74,5 +91,48 @@ describe('preload bridge', () => {
   it('rejects a non-function callback', () => {
     const b = createDesktopBridge(fakeIpc(), argv);
     expect(() => b.onDeepLink('x' as unknown as () => void)).toThrow(TypeError);
+  });
+
+  it('takes the server and session from main at load (sendSync), the argument only as a fallback', async () => {
+    const ipc = fakeIpc();
+    const server = {
+      id: 's1',
+      address: 'https://two.example',
+      name: 'Two',
+      icon: null,
+      description: '',
+      version: '1',
+      signedIn: true,
+      current: true,
+    };
+    ipc.sendSync.mockImplementation(() => ({ server, token: 'jwt.two.token', protocolVersion: 1 }));
+    const b = createDesktopBridge(ipc, argv);
+    expect(ipc.sendSync).toHaveBeenCalledWith(IPC.bootState);
+    expect(b.getApiBase()).toBe('https://two.example');
+    expect(b.servers!.current()).toEqual(server);
+    expect(b.session!.get()).toBe('jwt.two.token');
+    b.session!.set(null);
+    expect(b.session!.get()).toBeNull();
+    expect(ipc.invoke).toHaveBeenCalledWith(IPC.sessionSet, null);
+    await expect(b.servers!.add('x.example')).resolves.toEqual({ channel: IPC.serversAdd, args: ['x.example'] });
+    await expect(b.servers!.switchTo('s2')).resolves.toEqual({ channel: IPC.serversSwitch, args: ['s2'] });
+    await expect(b.servers!.answerLink('r1', true)).resolves.toEqual({
+      channel: IPC.serversAnswerLink,
+      args: ['r1', true],
+    });
+    await expect(b.updates!.setEnabled(false)).resolves.toEqual({ channel: IPC.updateSetEnabled, args: [false] });
+    const seen: unknown[] = [];
+    const off = b.updates!.onChange((s) => seen.push(s));
+    ipc.emit(IPC.updateChanged, { status: 'ready', enabled: true, version: '2.0.0' });
+    off();
+    ipc.emit(IPC.updateChanged, { status: 'idle', enabled: true });
+    expect(seen).toEqual([{ status: 'ready', enabled: true, version: '2.0.0' }]);
+    // first run: no server yet → no API base, even though a start argument exists
+    ipc.sendSync.mockImplementation(() => ({ server: null, token: null, protocolVersion: 1 }));
+    expect(createDesktopBridge(ipc, argv).getApiBase()).toBe('');
+    ipc.sendSync.mockImplementation(() => {
+      throw new Error('no main');
+    });
+    expect(createDesktopBridge(ipc, argv).getApiBase()).toBe('https://play.example.org');
   });
 });

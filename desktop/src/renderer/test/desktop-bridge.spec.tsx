@@ -60,7 +60,14 @@ vi.mock('socket.io-client', () => ({
 const { Root } = await import('../Root');
 
 const API = 'https://spades.example';
-const PROFILE = { id: 'u9', username: 'Dee', email: 'dee@x.test', avatar: null, coins: 1_000_000, stats: { gamesPlayed: 3 } };
+const PROFILE = {
+  id: 'u9',
+  username: 'Dee',
+  email: 'dee@x.test',
+  avatar: null,
+  coins: 1_000_000,
+  stats: { gamesPlayed: 3 },
+};
 
 function installBridge() {
   const deepLinkListeners = new Set<(l: DeepLink) => void>();
@@ -88,7 +95,8 @@ function installBridge() {
 function mockServer() {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = String(input);
-    const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const json = (b: unknown) =>
+      new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } });
     if (url.endsWith('/api/auth/profile')) return json({ user: PROFILE });
     if (url.endsWith('/api/games') || url.endsWith('/api/users')) return json([]);
     return json({});
@@ -171,9 +179,17 @@ describe('Help › Game Rules (spades:open-rules) works on every page', () => {
     const fetch = mockServer();
     fetch.mockImplementation(async (input) => {
       const url = String(input);
-      const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      const json = (b: unknown) =>
+        new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } });
       if (url.endsWith('/api/auth/profile')) return json({ user: PROFILE });
-      if (url.endsWith('/api/games/g1')) return json({ id: 'g1', status: 'WAITING', hostId: 'u9', players: [{ id: 'u9', username: 'Dee', type: 'human' }, null, null, null], mySeat: 0 });
+      if (url.endsWith('/api/games/g1'))
+        return json({
+          id: 'g1',
+          status: 'WAITING',
+          hostId: 'u9',
+          players: [{ id: 'u9', username: 'Dee', type: 'human' }, null, null, null],
+          mySeat: 0,
+        });
       return json([]);
     });
     window.history.replaceState(null, '', '/table/g1');
@@ -212,13 +228,22 @@ describe('app-wide desktop notifications', () => {
   it('raises a friend request from friendAdded', async () => {
     const { notify, s } = await signedIn();
     s.serve('friendAdded', { userId: 'u2', username: 'Ann' });
-    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'friend-request', body: 'Ann added you as a friend.' }));
+    expect(notify).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'friend-request', body: 'Ann added you as a friend.' }),
+    );
   });
 
   it('raises a lobby mention for live messages naming you, not for history, your own lines or other names', async () => {
     const { notify, s } = await signedIn();
     vi.useFakeTimers({ toFake: ['Date'] });
-    const msg = (id: string, userId: string, message: string) => ({ id, userId, username: userId === 'u9' ? 'Dee' : 'Ann', userName: 'Ann', message, timestamp: new Date().toISOString() });
+    const msg = (id: string, userId: string, message: string) => ({
+      id,
+      userId,
+      username: userId === 'u9' ? 'Dee' : 'Ann',
+      userName: 'Ann',
+      message,
+      timestamp: new Date().toISOString(),
+    });
     s.serve('authenticated', { success: true, userId: 'u9' });
     // History replayed right after authentication.
     s.serve('lobby_chat_message', msg('h1', 'u2', 'old: hi dee'));
@@ -228,7 +253,9 @@ describe('app-wide desktop notifications', () => {
     expect(notify).not.toHaveBeenCalled();
     s.serve('lobby_chat_message', msg('m3', 'u2', 'anyone seen DEE?'));
     expect(notify).toHaveBeenCalledTimes(1);
-    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'mention', title: 'Ann mentioned you in the lobby', body: 'anyone seen DEE?' }));
+    expect(notify).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'mention', title: 'Ann mentioned you in the lobby', body: 'anyone seen DEE?' }),
+    );
     expect(notify.mock.calls[0][0].gameId).toBeUndefined();
   });
 });

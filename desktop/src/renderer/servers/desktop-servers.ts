@@ -1,0 +1,67 @@
+/**
+ * The desktop app's servers in the renderer (issue #30). The main process owns the list and the sessions; the
+ * page starts on one server (its API base and token come from the bridge) and a switch reloads the page on the
+ * other. On the web there is no bridge and none of this applies.
+ */
+import type { DesktopBridge } from '../../shared/bridge';
+import { bridge } from '../lib/platform';
+import { KEYS } from '../lib/storage';
+
+export const SERVERS_PATH = '/servers';
+/** Which server the cached user (localStorage userData) belongs to. */
+const SERVER_KEY = 'spades.serverId';
+
+export type ServersBridge = NonNullable<DesktopBridge['servers']>;
+
+export function serversBridge(): ServersBridge | undefined {
+  return bridge()?.servers;
+}
+
+/**
+ * Before the first render: on first run (no server yet) the chooser is the only page; the cached user of another
+ * server is dropped; a token an older version kept in localStorage moves into the current server's session.
+ * Returns whether the page was redirected to the chooser.
+ */
+export function initDesktopServer(): boolean {
+  const b = bridge();
+  const servers = b?.servers;
+  if (!b || !servers) return false;
+  const current = servers.current();
+  try {
+    if (localStorage.getItem(SERVER_KEY) !== (current?.id ?? '')) {
+      localStorage.removeItem(KEYS.userData);
+      localStorage.setItem(SERVER_KEY, current?.id ?? '');
+    }
+    const legacy = localStorage.getItem(KEYS.sessionToken) ?? localStorage.getItem(KEYS.token);
+    if (legacy) {
+      if (current && b.session && !b.session.get()) b.session.set(legacy);
+      localStorage.removeItem(KEYS.sessionToken);
+      localStorage.removeItem(KEYS.token);
+    }
+  } catch {
+    /* storage unavailable */
+  }
+  if (!current && window.location.pathname !== SERVERS_PATH) {
+    window.history.replaceState(null, '', SERVERS_PATH);
+    return true;
+  }
+  return false;
+}
+
+/** "1.4.0 · sign in with password or Discord · open registration", for a server card. */
+export function serverFacts(info: { version?: string; signIn?: string[]; registration?: string }): string {
+  const parts: string[] = [];
+  if (info.version) parts.push(`version ${info.version}`);
+  if (info.signIn?.length)
+    parts.push(`sign in with ${info.signIn.map((m) => (m === 'discord' ? 'Discord' : 'password')).join(' or ')}`);
+  if (info.registration) {
+    parts.push(
+      info.registration === 'open'
+        ? 'anyone can create an account'
+        : info.registration === 'invite'
+          ? 'accounts by invitation'
+          : 'no new accounts',
+    );
+  }
+  return parts.join(' · ');
+}
