@@ -1,6 +1,17 @@
 // Static checks of the backend image and the compose file (Docker itself does not run on the team's machines;
 // the entrypoint is exercised for real in docker-entrypoint.spec.ts).
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { load } from 'js-yaml';
@@ -20,7 +31,8 @@ for (const line of instructions) {
   else if (stages.length) stages[stages.length - 1].lines.push(line);
 }
 const runtime = stages[stages.length - 1];
-const pkg = (p: string) => JSON.parse(readFileSync(join(root, p), 'utf8')) as { name: string; scripts: Record<string, string> };
+const pkg = (p: string) =>
+  JSON.parse(readFileSync(join(root, p), 'utf8')) as { name: string; scripts: Record<string, string> };
 
 describe('build/backend.Dockerfile', () => {
   it('is multi-stage: a full-workspace build stage and a runtime stage', () => {
@@ -56,7 +68,9 @@ describe('build/backend.Dockerfile', () => {
     expect(hc).toMatch(/\/health\/ready'/);
     expect(readFileSync(join(root, 'backend/src/health/health.controller.ts'), 'utf8')).toMatch(/@Get\('ready'\)/);
     expect(runtime.lines).toContain('ENTRYPOINT ["/app/build/docker-entrypoint.sh"]');
-    expect(runtime.lines.join('\n')).toContain('COPY --chmod=755 build/docker-entrypoint.sh build/docker-entrypoint.sh');
+    expect(runtime.lines.join('\n')).toContain(
+      'COPY --chmod=755 build/docker-entrypoint.sh build/docker-entrypoint.sh',
+    );
     const script = readFileSync(join(__dirname, 'docker-entrypoint.sh'), 'utf8');
     const migrate = script.indexOf('node backend/dist/migrate.js');
     // the server starts with its Node flags (issue #10: heap bounds), printed by the built node-flags module
@@ -65,11 +79,14 @@ describe('build/backend.Dockerfile', () => {
     expect(start).toBeGreaterThan(migrate);
   });
 
-  it('runs `npm run admin -- …` inside the container: the root script and what it starts are in the image', () => {
-    expect(pkg('package.json').scripts.admin).toBe('node scripts/admin.mjs');
-    expect(runtime.lines).toContain('COPY --from=build /src/scripts/admin.mjs scripts/admin.mjs');
-    expect(readFileSync(join(root, 'scripts/admin.mjs'), 'utf8')).toContain("join(root, 'backend', 'dist', 'admin.js')");
-    expect(existsSync(join(root, 'backend/src/admin.ts'))).toBe(true); // built to backend/dist/admin.js
+  it('runs `npm run admin|backup|restore -- …` inside the container: the root scripts and what they start are in the image', () => {
+    for (const tool of ['admin', 'backup', 'restore'])
+      expect(pkg('package.json').scripts[tool]).toBe(`node scripts/backend-tool.mjs ${tool}`);
+    expect(runtime.lines).toContain('COPY --from=build /src/scripts/backend-tool.mjs scripts/backend-tool.mjs');
+    const script = readFileSync(join(root, 'scripts/backend-tool.mjs'), 'utf8');
+    expect(script).toContain("join(root, 'backend', 'dist', `${tool === 'restore' ? 'backup' : tool}.js`)");
+    // built to backend/dist/admin.js and backend/dist/backup.js
+    for (const entry of ['admin', 'backup']) expect(existsSync(join(root, `backend/src/${entry}.ts`))).toBe(true);
   });
 
   it('keeps node_modules, build outputs and secrets out of the build context', () => {
@@ -94,17 +111,29 @@ describe('build/compose.yml', () => {
     volumes: Record<string, unknown>;
   };
 
-  it('runs backend, PostgreSQL and Redis', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['backend', 'postgres', 'redis']);
+  it('runs backend, PostgreSQL and Redis (and, in the `backup` profile, scheduled backups)', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['backend', 'backup', 'postgres', 'redis']);
+    expect((compose.services.backup as { profiles?: string[] }).profiles).toEqual(['backup']);
     const b = compose.services.backend;
     expect(b.build).toEqual({ context: '..', dockerfile: 'build/backend.Dockerfile' });
     expect(existsSync(resolve(__dirname, b.build!.context, b.build!.dockerfile))).toBe(true);
-    expect(b.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(b.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
   });
 
   it('gives the backend its configuration', () => {
     const env = compose.services.backend.environment!;
-    for (const k of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'CLIENT_URL', 'DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_REDIRECT_URI']) {
+    for (const k of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'JWT_SECRET',
+      'CLIENT_URL',
+      'DISCORD_CLIENT_ID',
+      'DISCORD_CLIENT_SECRET',
+      'DISCORD_REDIRECT_URI',
+    ]) {
       expect(env[k], k).toBeDefined();
     }
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\/spades:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/spades$/);
@@ -134,5 +163,34 @@ describe('build/compose.yml', () => {
     const used = new Set([...text.matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1]));
     const example = readFileSync(join(__dirname, '.env.example'), 'utf8');
     for (const v of used) expect(example, v).toMatch(new RegExp(`^${v}=`, 'm'));
+  });
+
+  it('the backup service writes a timestamped backup and deletes the ones older than BACKUP_KEEP_DAYS', () => {
+    const svc = compose.services.backup as { command: string[]; environment: Record<string, string>; image?: string };
+    expect(svc.image).toBe(compose.services.backend.image);
+    expect(svc.environment.DATABASE_URL).toBe(compose.services.backend.environment!.DATABASE_URL);
+    // one turn of the loop, as compose hands it to sh ($$ → $), with a stand-in `node` that writes --out
+    const script = svc.command[0].replace(/\$\$/g, '$').replace('while true; do', 'for once in 1; do');
+    const dir = mkdtempSync(join(tmpdir(), 'spades-backup-loop-'));
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'node'), '#!/bin/sh\nwhile [ "$1" != "--out" ]; do shift; done\necho backup > "$2"\n', {
+      mode: 0o755,
+    });
+    const backups = join(dir, 'backups');
+    mkdirSync(backups);
+    writeFileSync(join(backups, 'spades-20200101-000000.gz'), 'old');
+    utimesSync(join(backups, 'spades-20200101-000000.gz'), new Date('2020-01-01'), new Date('2020-01-01'));
+    writeFileSync(join(backups, 'keep-me.txt'), 'not a backup');
+    const r = spawnSync('sh', ['-c', script.replace(/\/backups/g, backups)], {
+      env: { PATH: `${bin}:${process.env.PATH}`, BACKUP_INTERVAL_HOURS: '0', BACKUP_KEEP_DAYS: '14' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const files = readdirSync(backups).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toBe('keep-me.txt');
+    expect(files[1]).toMatch(/^spades-\d{8}-\d{6}\.gz$/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

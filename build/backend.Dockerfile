@@ -40,8 +40,9 @@ COPY --from=build /src/common/dist common/dist
 COPY --from=build /src/backend/dist backend/dist
 COPY --from=build /src/desktop/dist/web desktop/dist/web
 COPY --chmod=755 build/docker-entrypoint.sh build/docker-entrypoint.sh
-# `npm run admin -- grant <username> admin` (account roles): docker compose exec backend npm run admin -- list
-COPY --from=build /src/scripts/admin.mjs scripts/admin.mjs
+# `npm run admin -- grant <username> admin` (account roles), `npm run backup -- --out FILE`, `npm run restore -- FILE`:
+# docker compose exec backend npm run admin -- list
+COPY --from=build /src/scripts/backend-tool.mjs scripts/backend-tool.mjs
 # DATA_DIR: embedded database (when DATABASE_URL is unset) and the generated JWT secret (when JWT_SECRET is unset).
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

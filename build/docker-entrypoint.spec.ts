@@ -16,7 +16,9 @@ const entrypoint = join(__dirname, 'docker-entrypoint.sh');
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 if (!TEST_DATABASE_URL) {
-  console.warn('[docker-entrypoint.spec] TEST_DATABASE_URL is not set: skipping the migrate + start + /health test against PostgreSQL');
+  console.warn(
+    '[docker-entrypoint.spec] TEST_DATABASE_URL is not set: skipping the migrate + start + /health test against PostgreSQL',
+  );
 }
 
 interface Run {
@@ -85,7 +87,11 @@ describe('build/docker-entrypoint.sh', () => {
     try {
       for (const round of [1, 2]) {
         const port = await freePort();
-        const env: Record<string, string> = { PORT: String(port), DATA_DIR: embeddedDir, CLIENT_URL: `http://localhost:${port}` };
+        const env: Record<string, string> = {
+          PORT: String(port),
+          DATA_DIR: embeddedDir,
+          CLIENT_URL: `http://localhost:${port}`,
+        };
         const run = runEntrypoint(env);
         try {
           const health = await waitForHealth(`http://127.0.0.1:${port}/health`, run, 120_000);
@@ -96,12 +102,18 @@ describe('build/docker-entrypoint.sh', () => {
           if (round === 1) {
             // exec'd with the server's Node flags (backend/src/config/node-flags.ts), the container's only process
             const cmdline = readFileSync(`/proc/${run.child.pid}/cmdline`, 'utf8').split('\0');
-            expect(cmdline).toEqual(expect.arrayContaining(['--max-old-space-size=1024', '--max-semi-space-size=8', 'backend/dist/main.js']));
+            expect(cmdline).toEqual(
+              expect.arrayContaining(['--max-old-space-size=1024', '--max-semi-space-size=8', 'backend/dist/main.js']),
+            );
             // an account created in round 1 must still log in after the restart (round 2)
             const r = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ username: 'entry_user', email: 'entry@example.com', password: 'entrypoint-pass-1' }),
+              body: JSON.stringify({
+                username: 'entry_user',
+                email: 'entry@example.com',
+                password: 'entrypoint-pass-1',
+              }),
             });
             expect(r.status).toBe(201);
           } else {
@@ -182,7 +194,10 @@ describe('build/docker-entrypoint.sh', () => {
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('base64url'),
     });
-    const code = await Promise.race([run.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000))]);
+    const code = await Promise.race([
+      run.exited,
+      new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000)),
+    ]);
     if (code === 'timeout') await stop(run);
     expect(code).not.toBe('timeout');
     expect(code).not.toBe(0);

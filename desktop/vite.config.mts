@@ -47,6 +47,9 @@ export default defineConfig({
     emptyOutDir: true,
     // react-dom + router + socket.io + radix are ~500 kB minified (~165 kB gzip); the table is a lazy chunk.
     chunkSizeWarningLimit: 700,
+    // Everything the first page needs (statically imported from the entry) in one chunk: split by Rolldown's default
+    // into a dozen chunks it compressed ~10 KB worse (issue 15's 200 KB lobby budget). Lazy pages stay their own chunks.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] } } },
   },
   server: { proxy: { '/api': 'http://localhost:3000', '/socket.io': { target: 'http://localhost:3000', ws: true } } },
 });

@@ -27,12 +27,32 @@ import {
   strongNeedsSearch,
   viewFor,
 } from '@spades/common';
+import { parseArgs } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { BotPool } from '../src/bots/bot-pool';
+import { percentile } from './load/stats';
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < process.argv.length ? Number(process.argv[i + 1]) : def;
+const NUMBER_OPTIONS = [
+  'rate',
+  'seconds',
+  'workers',
+  'floor',
+  'max',
+  'delay-min',
+  'delay-max',
+  'share',
+  'fixed',
+] as const;
+const { values: argValues } = parseArgs({
+  options: Object.fromEntries(NUMBER_OPTIONS.map((n) => [n, { type: 'string' as const }])),
+  strict: true,
+  allowPositionals: true, // npm's `--`
+});
+
+/** A number option (`--name value` or `--name=value`), `def` when absent. */
+function arg(name: (typeof NUMBER_OPTIONS)[number], def: number): number {
+  const v = argValues[name];
+  return typeof v === 'string' ? Number(v) : def;
 }
 
 function views(n: number): PlayerView[] {
@@ -53,11 +73,8 @@ function views(n: number): PlayerView[] {
   return out;
 }
 
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-}
+/** Quantile q (0..1) of ms samples (the load bench's histogram percentile), 0 without samples. */
+const quantile = (xs: number[], q: number): number => percentile(xs, q * 100) ?? 0;
 
 async function main(): Promise<void> {
   Logger.overrideLogger(false);

@@ -14,13 +14,23 @@ import { CoinsModule } from './coins/coins.module';
 import { HealthModule } from './health/health.module';
 import { LeaderboardModule } from './leaderboard/leaderboard.controller';
 import { MetricsModule } from './metrics/metrics.module';
-import { LobbyModule } from './realtime/lobby.module';
+import { LobbyModule } from './lobby/lobby.module';
 import { RatingsModule } from './ratings/ratings.module';
 import { AdminModule } from './admin/admin.module';
+import { BackupModule } from './backup/backup.module';
+import { ConsoleTablesModule } from './admin/tables.module';
+import { ModerationModule } from './moderation/moderation.module';
+import { ReportsModule } from './reports/reports.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { ServerInfoModule } from './server-info/server-info.module';
+import { SettingsModule } from './settings/settings.module';
 import { SocialModule } from './social/social.module';
 import { StatsModule } from './stats/stats.module';
 import { UsersModule } from './users/users.module';
+import { OptionsModule } from './options/options.module';
+import { AccountModule } from './account/account.module';
+import { MatchmakingModule } from './matchmaking/matchmaking.module';
+import { TournamentsModule } from './tournaments/tournaments.module';
 
 /**
  * Feature modules. Global ones (CoinsModule, StatsModule, RealtimeModule, AuthModule) export CoinsService,
@@ -34,6 +44,7 @@ export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   StatsModule,
   RatingsModule,
   AdminModule,
+  BackupModule,
   RealtimeModule,
   UsersModule,
   AuthModule,
@@ -41,6 +52,15 @@ export const FEATURE_MODULES: NonNullable<DynamicModule['imports']> = [
   LobbyModule,
   LeaderboardModule,
   GamesModule,
+  ConsoleTablesModule,
+  ModerationModule,
+  ReportsModule,
+  ServerInfoModule,
+  SettingsModule,
+  OptionsModule,
+  AccountModule,
+  MatchmakingModule,
+  TournamentsModule,
 ];
 
 @Module({})

@@ -97,7 +97,9 @@ class AppIoAdapter extends IoAdapter {
         // Redis 7+: sharded pub/sub with a channel per room ("dynamic"): a node receives only the broadcasts for
         // rooms it has sockets in (a user's events reach the one node holding their socket), instead of every
         // node decoding every broadcast of the cluster (issue #13: the per-node cost stays flat as nodes are added)
-        server.adapter(createShardedAdapter(pub, sub, { channelPrefix: redisChannelKey(this.config), subscriptionMode: 'dynamic' }));
+        server.adapter(
+          createShardedAdapter(pub, sub, { channelPrefix: redisChannelKey(this.config), subscriptionMode: 'dynamic' }),
+        );
         log.log('socket.io broadcasts go through Redis (sharded pub/sub, a channel per room)');
       } else {
         server.adapter(createAdapter(pub, sub, { key: redisChannelKey(this.config) }));
@@ -183,7 +185,12 @@ export async function createApp(
  * does not answer within 3 s) get the classic adapter, which works everywhere.
  */
 export async function supportsShardedPubSub(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChatMessage, LobbyPlayer } from '@spades/common';
 import { createHmac } from 'node:crypto';
-import { LobbyChatService } from '../src/realtime/lobby-chat.service';
+import { LobbyChatService } from '../src/lobby/lobby-chat.service';
 import { io } from 'socket.io-client';
 import {
   api,
@@ -356,7 +356,12 @@ describe('realtime: authentication, presence, lobby chat', () => {
     track(await connectSocket(t.url, (await registerUser(t.url)).token)); // a presence change
     await sleep(400);
     await flush(s);
-    expect(events.filter(([e]) => e === 'lobby_chat_message' || e === 'online_users' || e === 'presence_changed' || e === 'games_updated')).toEqual([]);
+    expect(
+      events.filter(
+        ([e]) =>
+          e === 'lobby_chat_message' || e === 'online_users' || e === 'presence_changed' || e === 'games_updated',
+      ),
+    ).toEqual([]);
     expect(events.filter(([e]) => e === 'authenticated').map(([, p]) => p)).toEqual([
       { success: false, message: 'Invalid or expired session' },
       { success: false, message: 'Invalid or expired session' },

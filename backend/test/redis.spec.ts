@@ -3,7 +3,17 @@
 // PostgreSQL both servers can share (TEST_DATABASE_URL); without them the suite says why and skips.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChatMessage } from '@spades/common';
-import { api, connectSocket, createTestApp, recordEvents, registerUser, sleep, TestApp, TestSocket, waitForEvent } from './support/test-app';
+import {
+  api,
+  connectSocket,
+  createTestApp,
+  recordEvents,
+  registerUser,
+  sleep,
+  TestApp,
+  TestSocket,
+  waitForEvent,
+} from './support/test-app';
 
 const REDIS_URL = process.env.REDIS_URL;
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -24,7 +34,12 @@ describeWithRedis('REDIS_URL: socket.io broadcasts across servers on one databas
     a = await createTestApp({ env: { REDIS_URL, NODE_ID: 'redis-spec-a' } });
     // a second server on the SAME schema and JWT secret (two instances of one deployment)
     b = await createTestApp({
-      env: { REDIS_URL, NODE_ID: 'redis-spec-b', DATABASE_SCHEMA: a.config.databaseSchema, JWT_SECRET: a.config.jwtSecret },
+      env: {
+        REDIS_URL,
+        NODE_ID: 'redis-spec-b',
+        DATABASE_SCHEMA: a.config.databaseSchema,
+        JWT_SECRET: a.config.jwtSecret,
+      },
     });
     // an unrelated deployment (its own schema) on the same Redis
     other = await createTestApp({ env: { REDIS_URL } });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { LobbyPlayer } from '@spades/common';
+import { WireError, type LobbyPlayer } from '@spades/common';
 import {
   api,
   connectSocket,
@@ -78,7 +78,9 @@ describe('social: friends, blocks and the player list', () => {
 
   it('unknown ids are 404, self is 400, bad bodies are 400, and nothing changes', async () => {
     const before = await t.dataSource.query(`SELECT count(*)::int AS n FROM user_relations`);
-    const cases: [string, unknown, number][] = [
+    // the refusal is its text, and the typed code INVALID_PAYLOAD where the DTO refused the body
+    const DTO = WireError.INVALID_PAYLOAD;
+    const cases: [string, unknown, number, typeof DTO?][] = [
       ['friends/add', { friendId: '00000000-0000-4000-8000-000000000000' }, 404],
       ['friends/add', { friendId: 'not-a-uuid' }, 404],
       ['friends/remove', { friendId: '00000000-0000-4000-8000-000000000000' }, 404],
@@ -86,16 +88,17 @@ describe('social: friends, blocks and the player list', () => {
       ['unblock', { blockId: 'nobody' }, 404],
       ['friends/add', { friendId: a.user.id }, 400],
       ['block', { blockId: a.user.id }, 400],
-      ['friends/add', {}, 400],
-      ['friends/add', { friendId: 42 }, 400],
-      ['friends/add', { friendId: b.user.id, extra: 1 }, 400],
-      ['block', { friendId: b.user.id }, 400],
-      ['unblock', [b.user.id], 400],
+      ['friends/add', {}, 400, DTO],
+      ['friends/add', { friendId: 42 }, 400, DTO],
+      ['friends/add', { friendId: b.user.id, extra: 1 }, 400, DTO],
+      ['block', { friendId: b.user.id }, 400, DTO],
+      ['unblock', [b.user.id], 400, DTO],
     ];
-    for (const [path, body, status] of cases) {
+    for (const [path, body, status, code] of cases) {
       const r = await post(a, path, body);
       expect([path, body, r.status]).toEqual([path, body, status]);
-      expect(Object.keys(r.body as object)).toEqual(['message']);
+      const message = expect.any(String);
+      expect([path, body, r.body]).toEqual([path, body, code ? { message, code } : { message }]);
     }
     const noToken = await api(t.url, 'POST', '/api/social/friends/add', { body: { friendId: b.user.id } });
     expect(noToken.status).toBe(401);
@@ -123,8 +126,11 @@ describe('social: friends, blocks and the player list', () => {
     for (const path of ['friends/add', 'friends/remove', 'block', 'unblock']) {
       for (const [name, rawBody, headers] of bodies) {
         const r = await api(t.url, 'POST', `/api/social/${path}`, { token: a.token, rawBody, headers });
-        const body = r.body as { message?: unknown } | undefined;
-        if (r.status !== 400 || typeof body?.message !== 'string' || Object.keys(body).length !== 1)
+        const body = r.body as { message?: unknown; code?: unknown } | undefined;
+        // a form-encoded body parses to {}: the DTO refuses it, with its code
+        const extra = Object.keys(body ?? {}).filter((k) => k !== 'message');
+        const typed = extra.length === 0 || (extra.join() === 'code' && body?.code === WireError.INVALID_PAYLOAD);
+        if (r.status !== 400 || typeof body?.message !== 'string' || !typed)
           failures.push(`${path} (${name}): ${r.status} ${JSON.stringify(r.body)}`);
       }
     }

@@ -12,7 +12,10 @@ describe('start-up logs', () => {
   });
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { LOG_LEVEL: 'warn', JWT_SECRET: 'a-test-secret-that-is-long-enough-1234567890' }, logStream });
+    t = await createTestApp({
+      env: { LOG_LEVEL: 'warn', JWT_SECRET: 'a-test-secret-that-is-long-enough-1234567890' },
+      logStream,
+    });
     // let the socket.io Redis adapter (REDIS_URL) finish subscribing: closing in the middle rejects its commands
     await new Promise((r) => setTimeout(r, 1000));
   });
@@ -25,7 +28,9 @@ describe('start-up logs', () => {
     expect(r.status).toBe(404);
     expect(lines.filter((l) => /LegacyRouteConverter|Unsupported route path/i.test(l))).toEqual([]);
     // and no other warning on a plain start
-    const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg?: string }).filter((l) => l.level >= 40 && !/\/api\/nope/.test(JSON.stringify(l)));
+    const warnings = lines
+      .map((l) => JSON.parse(l) as { level: number; msg?: string })
+      .filter((l) => l.level >= 40 && !/\/api\/nope/.test(JSON.stringify(l)));
     expect(warnings).toEqual([]);
   });
 });

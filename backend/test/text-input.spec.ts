@@ -7,12 +7,13 @@
  * Real app, real HTTP, real socket.io clients; PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { nameKey, USERNAME_TAKEN_MESSAGE } from '@spades/common';
+import { nameKey, USERNAME_TAKEN_MESSAGE, WireError } from '@spades/common';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { GamesService } from '../src/games/games.service';
 import { TableStore, TableWrite, UNSTORABLE_WRITE } from '../src/games/table.store';
 import { UsernameKey1764900000000 } from '../src/database/migrations/1764900000000-username-key';
+import { AccountDeletion1765070000000 } from '../src/database/migrations/1765070000000-account-deletion';
 import { Client, SETTINGS, useFastTimers } from './games/helpers';
 import { api, createTestApp, registerUser, RegisteredUser, TestApp } from './support/test-app';
 
@@ -250,7 +251,11 @@ describe('text input at the boundary (issue #24)', () => {
           expect({ what, event, ack }).toEqual({
             what,
             event,
-            ack: { ok: false, message: 'actionId may only contain printable ASCII characters' },
+            ack: {
+              ok: false,
+              message: 'actionId may only contain printable ASCII characters',
+              code: WireError.INVALID_PAYLOAD,
+            },
           });
         }
       }
@@ -374,15 +379,19 @@ describe('text input at the boundary (issue #24)', () => {
   describe('migration UsernameKey', () => {
     it('keys existing accounts; look-alike old names do not break it (the later ones get a suffixed key)', async () => {
       const m = new UsernameKey1764900000000();
+      // the later AccountDeletion migration's trigger watches users.username_key: step back over it and forward again
+      const later = new AccountDeletion1765070000000();
       const qr = t.dataSource.createQueryRunner();
       const tag = randomBytes(2).toString('hex').replace(/[01]/g, 'f');
       try {
+        await later.down(qr);
         await m.down(qr);
         const rows: { id: string }[] = await qr.query(
           `INSERT INTO users (username, email, created_at) VALUES ($1, NULL, now() - interval '2 days'), ($2, NULL, now() - interval '1 day'), ($3, NULL, now()) RETURNING id`,
           [`old${tag}1`, `OLD${tag}I`, `old${tag}l`],
         );
         await m.up(qr);
+        await later.up(qr);
         const keys: { id: string; username_key: string }[] = await qr.query(
           `SELECT id, username_key FROM users WHERE id = ANY($1::uuid[]) ORDER BY created_at`,
           [rows.map((r) => r.id)],

@@ -19,18 +19,19 @@ import type { Bot } from '../src/bots';
 import { getBot } from '../src/bots';
 import { heuristicBot } from '../src/bots/heuristic';
 import { createStrongBot } from '../src/bots/strong';
+import { benchArgs } from './args';
 import { duplicateMatch, parseGames } from './duplicate';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : def;
-}
+const args = benchArgs(['a', 'b', 'games', 'seed', 'ms', 'samples'], ['quiet']);
+const arg = (name: string, def: string): string => args.text(name, def);
 
 function resolveBot(name: string, ms: number, samples: number): Bot {
   if (name === 'heuristic') return heuristicBot;
   if (name === 'strong') {
     // --samples N: a fixed number of sampled deals per decision (load-independent); else the --ms time box
-    return samples > 0 ? createStrongBot({ maxMs: 1e9, maxSamples: samples, minSamples: samples }) : createStrongBot({ maxMs: ms });
+    return samples > 0
+      ? createStrongBot({ maxMs: 1e9, maxSamples: samples, minSamples: samples })
+      : createStrongBot({ maxMs: ms });
   }
   const b = getBot(name);
   if (!b) throw new Error(`unknown bot ${name} (random, basic, heuristic, strong)`);
@@ -69,16 +70,22 @@ function main(): void {
   const baseSeed = Number(arg('seed', '1'));
   const ms = Number(arg('ms', '40'));
   const samples = Number(arg('samples', '0'));
-  const quiet = process.argv.includes('--quiet');
+  const quiet = args.has('quiet');
   const settings: GameSettings = { ...DEFAULT_SETTINGS, specialRules: { ...DEFAULT_SETTINGS.specialRules } };
   const times: number[] = [];
   const A = timed(resolveBot(aName, ms, samples), times);
   const B = resolveBot(bName, ms, samples);
   const pairs = games / 2;
   const t0 = Date.now();
-  const { games: played, winsA, pairScores } = duplicateMatch(A, B, settings, games, baseSeed, (done, playedSoFar, wins) => {
+  const {
+    games: played,
+    winsA,
+    pairScores,
+  } = duplicateMatch(A, B, settings, games, baseSeed, (done, playedSoFar, wins) => {
     if (!quiet && done % Math.max(1, Math.floor(pairs / 10)) === 0) {
-      console.log(`${playedSoFar} games, A=${aName} wins ${(wins / playedSoFar).toFixed(3)}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `${playedSoFar} games, A=${aName} wins ${(wins / playedSoFar).toFixed(3)}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
     }
   });
   const n = pairScores.length;

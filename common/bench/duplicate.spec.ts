@@ -10,7 +10,9 @@ describe('bench:bots --games', () => {
     expect(parseGames('2')).toBe(2);
     expect(parseGames('10000')).toBe(10000);
     for (const bad of ['3', '1', '0', '-4', '2.5', 'abc', '', '7']) {
-      expect(() => parseGames(bad)).toThrow(/--games must be an even integer ≥ 2 \(duplicate deals are played in pairs\)/);
+      expect(() => parseGames(bad)).toThrow(
+        /--games must be an even integer ≥ 2 \(duplicate deals are played in pairs\)/,
+      );
     }
   });
 
@@ -22,7 +24,12 @@ describe('bench:bots --games', () => {
         const counting = (b: Bot): Bot => ({
           name: b.name,
           act(view, rng) {
-            if (view.phase === 'BIDDING' && view.handNumber === 1 && view.bids.every((x) => x === null) && view.viewer === view.turn) {
+            if (
+              view.phase === 'BIDDING' &&
+              view.handNumber === 1 &&
+              view.bids.every((x) => x === null) &&
+              view.viewer === view.turn
+            ) {
               games++;
               seen.push(view.hand ? view.hand.map((c) => c.suit.charCodeAt(0) * 100 + c.rank) : []);
             }

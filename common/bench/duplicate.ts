@@ -14,7 +14,9 @@ import type { Bot } from '../src/bots';
 export function parseGames(raw: string): number {
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 2 || n % 2 !== 0) {
-    throw new RangeError(`--games must be an even integer ≥ 2 (duplicate deals are played in pairs), got ${JSON.stringify(raw)}`);
+    throw new RangeError(
+      `--games must be an even integer ≥ 2 (duplicate deals are played in pairs), got ${JSON.stringify(raw)}`,
+    );
   }
   return n;
 }
@@ -36,7 +38,8 @@ export function duplicateMatch(
   baseSeed: number,
   onPair?: (pairsDone: number, played: number, winsA: number) => void,
 ): DuplicateResult {
-  if (!Number.isSafeInteger(games) || games < 2 || games % 2 !== 0) throw new RangeError(`games must be an even integer ≥ 2, got ${games}`);
+  if (!Number.isSafeInteger(games) || games < 2 || games % 2 !== 0)
+    throw new RangeError(`games must be an even integer ≥ 2, got ${games}`);
   const pairs = games / 2;
   const pairScores: number[] = [];
   let played = 0;
@@ -52,10 +55,17 @@ export function duplicateMatch(
     for (let g = 0; g < 2; g++) {
       const bots = g === 0 ? [A, B, A, B] : [B, A, B, A];
       const aTeam = g === 0 ? 0 : 1;
-      const { state } = playGame(settings, { bots, rng: mulberry32((baseSeed * 7919 + p * 2 + g) | 0), seed: seedFor, maxHands: 60 });
+      const { state } = playGame(settings, {
+        bots,
+        rng: mulberry32((baseSeed * 7919 + p * 2 + g) | 0),
+        seed: seedFor,
+        maxHands: 60,
+      });
       let score: number;
       if (state.result) score = state.result.winnerTeam === aTeam ? 1 : 0;
-      else score = state.scores[aTeam] > state.scores[1 - aTeam] ? 1 : state.scores[aTeam] < state.scores[1 - aTeam] ? 0 : 0.5;
+      else
+        score =
+          state.scores[aTeam] > state.scores[1 - aTeam] ? 1 : state.scores[aTeam] < state.scores[1 - aTeam] ? 0 : 0.5;
       winsA += score;
       pairScore += score / 2;
       played++;

@@ -14,20 +14,28 @@
  * Usage: npm run bench:engine [-- --seconds 6]
  */
 import {
-  apply, cardIndex, computeLegalBids, computeLegalCards, createGame, DEFAULT_SETTINGS, firstDealerFromSeed,
-  GameSettings, GameState, Seat, shuffledIndicesFromSeed,
+  apply,
+  cardIndex,
+  computeLegalBids,
+  computeLegalCards,
+  createGame,
+  DEFAULT_SETTINGS,
+  firstDealerFromSeed,
+  GameSettings,
+  GameState,
+  Seat,
+  shuffledIndicesFromSeed,
 } from '../src/rules';
 import { mulberry32, randomSeed } from '../src/bots/prng';
 import { FastHand, fastRules, fastBidRules, randomHandFast } from '../src/fast';
+import { benchArgs } from './args';
 
 declare const process: { argv: string[]; version: string };
 declare const performance: { now(): number };
 declare const console: { log(...args: unknown[]): void };
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
-}
+const args = benchArgs(['seconds']);
+const arg = (name: string, fallback: string): string => args.text(name, fallback);
 
 const totalSeconds = Number(arg('seconds', '6'));
 const settings: GameSettings = {
@@ -54,9 +62,10 @@ function referenceHand(seed: Uint8Array, rng: () => number): HandOutcome {
     const seat = s.turn as Seat;
     const lb = computeLegalBids(s.settings, seat, s.hands[seat], s.bids, s.revealed[seat]);
     const k = Math.floor(rng() * (lb.bids.length + (lb.blindNil ? 1 : 0)));
-    const r = k === lb.bids.length
-      ? apply(s, { type: 'bid', seat, bid: 0, blind: true })
-      : apply(s, { type: 'bid', seat, bid: lb.bids[k] });
+    const r =
+      k === lb.bids.length
+        ? apply(s, { type: 'bid', seat, bid: 0, blind: true })
+        : apply(s, { type: 'bid', seat, bid: lb.bids[k] });
     if (!r.ok) throw new Error(r.error);
     s = r.state;
   }
@@ -85,7 +94,7 @@ function fastHand(seed: Uint8Array, rng: () => number, dealer: number = handNo++
   hands.fill(0);
   for (let i = 0; i < 52; i++) {
     const c = deck[i];
-    hands[((i / 13) | 0) * 4 + ((c / 13) | 0)] |= 1 << c % 13;
+    hands[((i / 13) | 0) * 4 + ((c / 13) | 0)] |= 1 << (c % 13);
   }
   randomHandFast(fh, bidRules, dealer, rng);
   fh.scoreDeltas(deltas);
@@ -116,7 +125,11 @@ let identical = true;
 }
 
 // ---------------------------------------------------------------- timing
-function time(label: string, seconds: number, fn: (seed: Uint8Array, rng: () => number) => unknown): { hands: number; seconds: number } {
+function time(
+  label: string,
+  seconds: number,
+  fn: (seed: Uint8Array, rng: () => number) => unknown,
+): { hands: number; seconds: number } {
   const rng = mulberry32(12345);
   const seeds: Uint8Array[] = [];
   for (let i = 0; i < 4096; i++) seeds.push(randomSeed(rng));

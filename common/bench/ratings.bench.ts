@@ -8,14 +8,12 @@
  * Usage: npm run bench:ratings [-- --players 64 --games 2000 --seed 7]
  */
 import { RATING_MODELS, simulate, SimMode } from '../src/rating';
+import { benchArgs } from './args';
 
-declare const process: { argv: string[] };
 declare const console: { log(...args: unknown[]): void };
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
-}
+const args = benchArgs(['players', 'games', 'seed']);
+const arg = (name: string, fallback: string): string => args.text(name, fallback);
 
 const players = Number(arg('players', '64'));
 const games = Number(arg('games', '2000'));
@@ -23,7 +21,13 @@ const seed = Number(arg('seed', '7'));
 const seeds = [seed, seed + 1, seed + 2, seed + 3, seed + 4];
 const checkpoints = [250, 500, 1000, 2000].filter((c) => c <= games);
 
-const runs: { model: string; mode: SimMode; noise: number; spearman: number; curve: { games: number; spearman: number }[] }[] = [];
+const runs: {
+  model: string;
+  mode: SimMode;
+  noise: number;
+  spearman: number;
+  curve: { games: number; spearman: number }[];
+}[] = [];
 for (const mode of ['MIXED', 'PARTNERS', 'SOLO'] as SimMode[]) {
   for (const noise of [0.5, 1, 2]) {
     for (const model of RATING_MODELS) {
@@ -32,9 +36,22 @@ for (const mode of ['MIXED', 'PARTNERS', 'SOLO'] as SimMode[]) {
       const spearman = avg(res.map((r) => r.spearman));
       const curve = checkpoints.map((g, i) => ({ games: g, spearman: avg(res.map((r) => r.curve[i].spearman)) }));
       runs.push({ model: model.name, mode, noise, spearman, curve });
-      console.log(`${mode.padEnd(8)} noise ${noise}  ${model.name.padEnd(36)} spearman ${spearman.toFixed(3)}  curve ${curve.map((c) => `${c.games}:${c.spearman.toFixed(2)}`).join(' ')}`);
+      console.log(
+        `${mode.padEnd(8)} noise ${noise}  ${model.name.padEnd(36)} spearman ${spearman.toFixed(3)}  curve ${curve.map((c) => `${c.games}:${c.spearman.toFixed(2)}`).join(' ')}`,
+      );
     }
   }
 }
 const headline = runs.find((r) => r.model === 'weng-lin-plackett-luce' && r.mode === 'MIXED' && r.noise === 1);
-console.log(JSON.stringify({ players, games, seeds, model: headline?.model, mode: 'MIXED', noise: 1, spearman: headline?.spearman, runs }));
+console.log(
+  JSON.stringify({
+    players,
+    games,
+    seeds,
+    model: headline?.model,
+    mode: 'MIXED',
+    noise: 1,
+    spearman: headline?.spearman,
+    runs,
+  }),
+);

@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { base, newPlayer, playHandUntilSummary, registerViaForm, shot, shotBoth, tableSnapshot, uniqueName } from './helpers';
+import {
+  base,
+  newPlayer,
+  playHandUntilSummary,
+  registerViaForm,
+  shot,
+  shotBoth,
+  tableSnapshot,
+  uniqueName,
+} from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,7 +42,9 @@ test('public screens: sign in, create account, registration form, unknown route'
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('register → welcome dialog → lobby, menus, rules, stats, leaderboard, profile, create-game dialog', async ({ page }) => {
+test('register → welcome dialog → lobby, menus, rules, stats, leaderboard, profile, create-game dialog', async ({
+  page,
+}) => {
   const name = uniqueName('ace');
   await registerViaForm(page, name);
 
@@ -103,7 +114,9 @@ test('register → welcome dialog → lobby, menus, rules, stats, leaderboard, p
   await expect(dialog).toBeHidden();
 });
 
-test('table: create game → start warnings (empty seats, then three bots) → bid → reload mid-hand → play a full hand → summary → verify the deal', async ({ browser }) => {
+test('table: create game → start warnings (empty seats, then three bots) → bid → reload mid-hand → play a full hand → summary → verify the deal', async ({
+  browser,
+}) => {
   const { page } = await newPlayer(browser, 'host');
   await page.getByRole('button', { name: 'Create Game' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Create Game' });
@@ -114,7 +127,10 @@ test('table: create game → start warnings (empty seats, then three bots) → b
   // Table while waiting: host controls and empty seats.
   await expect(page.getByRole('button', { name: 'Start Game' })).toBeVisible();
   await shotBoth(page, '14-table-waiting');
-  await page.getByRole('button', { name: /Invite a bot to seat/ }).first().click();
+  await page
+    .getByRole('button', { name: /Invite a bot to seat/ })
+    .first()
+    .click();
   await expect(page.getByRole('button', { name: /Remove bot from seat/ })).toHaveCount(1);
   await page.getByRole('button', { name: 'Table details' }).click();
   await expect(page.getByText('Table details')).toBeVisible();
@@ -125,7 +141,11 @@ test('table: create game → start warnings (empty seats, then three bots) → b
   await page.getByRole('button', { name: 'Start Game' }).click();
   const emptyWarning = page.getByRole('dialog', { name: 'Empty seats' });
   await expect(emptyWarning.getByText('Coin games require 4 human players. You have 2 empty seat(s).')).toBeVisible();
-  await expect(emptyWarning.getByText('If you continue, the game will start with bot players in all empty seats and the game will not be rated.')).toBeVisible();
+  await expect(
+    emptyWarning.getByText(
+      'If you continue, the game will start with bot players in all empty seats and the game will not be rated.',
+    ),
+  ).toBeVisible();
   await expect(emptyWarning.getByRole('button')).toHaveText(['Cancel', 'Play with Bots']);
   await shotBoth(page, '16-start-warning');
   await emptyWarning.getByRole('button', { name: 'Cancel' }).click();
@@ -134,7 +154,10 @@ test('table: create game → start warnings (empty seats, then three bots) → b
   // Three bots invited (no empty seat left): Start shows 'Bot Players Detected' (Cancel / Start Game).
   while ((await page.getByRole('button', { name: /Invite a bot to seat/ }).count()) > 0) {
     const before = await page.getByRole('button', { name: /Remove bot from seat/ }).count();
-    await page.getByRole('button', { name: /Invite a bot to seat/ }).first().click();
+    await page
+      .getByRole('button', { name: /Invite a bot to seat/ })
+      .first()
+      .click();
     await expect(page.getByRole('button', { name: /Remove bot from seat/ })).toHaveCount(before + 1);
   }
   await expect(page.getByRole('button', { name: /Remove bot from seat/ })).toHaveCount(3);
@@ -142,7 +165,9 @@ test('table: create game → start warnings (empty seats, then three bots) → b
   await page.getByRole('button', { name: 'Start Game' }).click();
   const botWarning = page.getByRole('dialog', { name: 'Bot Players Detected' });
   await expect(botWarning).toBeVisible();
-  await expect(botWarning).toContainText('This table has 3 bot player(s). The game will start, but it will not be rated.');
+  await expect(botWarning).toContainText(
+    'This table has 3 bot player(s). The game will start, but it will not be rated.',
+  );
   await expect(botWarning.getByRole('button')).toHaveText(['Cancel', 'Start Game']);
   await shotBoth(page, '16-start-warning-bots');
   // Cancel keeps the table waiting; Start Game starts it.

@@ -24,7 +24,9 @@ export function tableFixture(opts: {
   longNames?: boolean;
 }) {
   const mySeat = opts.mySeat === undefined ? 0 : opts.mySeat;
-  const names = opts.longNames ? ['', 'Marlowe_the_Long', 'Bot Bella Donna', 'Queenie_Longname'] : ['', 'Marlowe', 'Bot Bella', 'Queenie'];
+  const names = opts.longNames
+    ? ['', 'Marlowe_the_Long', 'Bot Bella Donna', 'Queenie_Longname']
+    : ['', 'Marlowe', 'Bot Bella', 'Queenie'];
   const players = [0, 1, 2, 3].map((i) => {
     if (opts.emptySeats?.includes(i)) return null;
     const me = i === mySeat;
@@ -53,13 +55,18 @@ export function tableFixture(opts: {
   const myHand = mySeat === null ? [] : HANDS[mySeat].slice(0, playing ? 9 : bidding ? 13 : 0);
   const tricks = playing ? [1, 2, 0, 1] : opts.status === 'WAITING' || bidding ? [0, 0, 0, 0] : [3, 4, 2, 4];
   const bids = bidding ? [null, 4, 2, 3] : opts.status === 'WAITING' ? [null, null, null, null] : [3, 4, 0, 4];
-  const settings = { ...DEFAULT_SETTINGS, gameMode: opts.gameMode ?? 'PARTNERS', specialRules: { ...DEFAULT_SETTINGS.specialRules, allowBlindNil: opts.blindNil === true } };
-  for (const p of players) if (p) {
-    const i = p.position;
-    p.tricks = tricks[i];
-    p.bid = bids[i] as never;
-    p.handCount = opts.status === 'WAITING' ? 0 : playing ? (i === 2 || i === 3 ? 8 : 9) : bidding ? 13 : 0;
-  }
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    gameMode: opts.gameMode ?? 'PARTNERS',
+    specialRules: { ...DEFAULT_SETTINGS.specialRules, allowBlindNil: opts.blindNil === true },
+  };
+  for (const p of players)
+    if (p) {
+      const i = p.position;
+      p.tricks = tricks[i];
+      p.bid = bids[i] as never;
+      p.handCount = opts.status === 'WAITING' ? 0 : playing ? (i === 2 || i === 3 ? 8 : 9) : bidding ? 13 : 0;
+    }
   const summary = {
     handNumber: 2,
     dealerIndex: 3,
@@ -93,27 +100,36 @@ export function tableFixture(opts: {
     hands: [0, 1, 2, 3].map((i) => (i === mySeat && !opts.blindNil ? myHand : [])),
     handCounts: players.map((p) => p?.handCount ?? 0),
     handHidden: opts.blindNil === true,
-    bidding: { bids, blind: [false, false, false, false], autoBid: [false, false, false, false], nilBids: bids.map((b) => b === 0), currentBidderIndex: bidding ? mySeat : null, currentPlayer: null },
+    bidding: {
+      bids,
+      blind: [false, false, false, false],
+      autoBid: [false, false, false, false],
+      nilBids: bids.map((b) => b === 0),
+      currentBidderIndex: bidding ? mySeat : null,
+      currentPlayer: null,
+    },
     play: {
-      currentTrick: playing && !opts.completedTrick
-        ? [
-            { playerIndex: 1, ...HANDS[1][12] },
-            { playerIndex: 2, ...HANDS[2][12] },
-            { playerIndex: 3, ...HANDS[3][12] },
-          ].slice(3 - (opts.trickCards ?? 2))
-        : [],
+      currentTrick:
+        playing && !opts.completedTrick
+          ? [
+              { playerIndex: 1, ...HANDS[1][12] },
+              { playerIndex: 2, ...HANDS[2][12] },
+              { playerIndex: 3, ...HANDS[3][12] },
+            ].slice(3 - (opts.trickCards ?? 2))
+          : [],
       trickLeaderIndex: 2,
       trickNumber,
       currentPlayerIndex: playing ? mySeat : null,
       spadesBroken: false,
       tricks,
-      lastTrick: playing && opts.completedTrick
-        ? {
-            winnerIndex: 2,
-            leaderIndex: 1,
-            cards: [1, 2, 3, 0].map((i) => ({ playerIndex: i, ...HANDS[i][12] })),
-          }
-        : null,
+      lastTrick:
+        playing && opts.completedTrick
+          ? {
+              winnerIndex: 2,
+              leaderIndex: 1,
+              cards: [1, 2, 3, 0].map((i) => ({ playerIndex: i, ...HANDS[i][12] })),
+            }
+          : null,
       trickPending: playing && opts.completedTrick === true,
     },
     legalBids: null,
@@ -141,12 +157,31 @@ export function tableFixture(opts: {
     settings,
     spectators: [{ id: 'spec1', username: 'Railbird', avatar: null }],
     turnExpiresAt: playing ? Date.now() + 8_000 : null,
-    seatReplacements: opts.emptySeats?.length && opts.status !== 'WAITING' ? [{ seatIndex: opts.emptySeats[0], expiresAt: Date.now() + 95_000 }] : [],
+    seatReplacements:
+      opts.emptySeats?.length && opts.status !== 'WAITING'
+        ? [{ seatIndex: opts.emptySeats[0], expiresAt: Date.now() + 95_000 }]
+        : [],
     lastHandSummary: opts.status === 'HAND_COMPLETED' ? summary : null,
     history: [],
     chat: [
-      { id: 'c1', gameId: 'fixture-table', userId: 'system', userName: 'System', message: 'Marlowe joined the game.', timestamp: Date.now() - 60_000, isGameMessage: true },
-      { id: 'c2', gameId: 'fixture-table', userId: 'p1', userName: 'Marlowe', message: 'Good luck, have fun!', timestamp: Date.now() - 30_000, isGameMessage: true },
+      {
+        id: 'c1',
+        gameId: 'fixture-table',
+        userId: 'system',
+        userName: 'System',
+        message: 'Marlowe joined the game.',
+        timestamp: Date.now() - 60_000,
+        isGameMessage: true,
+      },
+      {
+        id: 'c2',
+        gameId: 'fixture-table',
+        userId: 'p1',
+        userName: 'Marlowe',
+        message: 'Good luck, have fun!',
+        timestamp: Date.now() - 30_000,
+        isGameMessage: true,
+      },
     ],
     serverTime: Date.now(),
   };

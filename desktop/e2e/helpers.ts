@@ -47,12 +47,20 @@ export async function registerViaForm(page: Page, username: string): Promise<voi
 }
 
 /** A signed-in page for a fresh account (API registration, token stored under the spec's keys). */
-export async function newPlayer(browser: Browser, prefix: string, viewport = { width: 1440, height: 900 }): Promise<{ page: Page; username: string; id: string }> {
+export async function newPlayer(
+  browser: Browser,
+  prefix: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<{ page: Page; username: string; id: string }> {
   const username = uniqueName(prefix);
   const res = await fetch(`${base()}/api/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, email: `${username.toLowerCase()}@example.com`, password: 'correct-horse-battery' }),
+    body: JSON.stringify({
+      username,
+      email: `${username.toLowerCase()}@example.com`,
+      password: 'correct-horse-battery',
+    }),
   });
   const body = (await res.json()) as { token: string; user: { id: string } };
   if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
@@ -98,7 +106,10 @@ export async function playUntil(page: Page, stop: Locator, opts: { bid?: string;
     }
     const playable = page.getByRole('button', { name: /, playable$/ });
     if ((await playable.count()) > 0) {
-      await playable.first().click().catch(() => undefined);
+      await playable
+        .first()
+        .click()
+        .catch(() => undefined);
       await page.waitForTimeout(150);
       continue;
     }
@@ -113,7 +124,11 @@ export async function apiRegister(prefix: string): Promise<{ token: string; id: 
   const res = await fetch(`${base()}/api/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, email: `${username.toLowerCase()}@example.com`, password: 'correct-horse-battery' }),
+    body: JSON.stringify({
+      username,
+      email: `${username.toLowerCase()}@example.com`,
+      password: 'correct-horse-battery',
+    }),
   });
   const body = (await res.json()) as { token: string; user: { id: string } };
   if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
@@ -133,7 +148,13 @@ export async function apiCreateGame(token: string, settings: Record<string, unkn
       maxPoints: 500,
       buyIn: 100000,
       ...settings,
-      specialRules: { allowNil: true, allowBlindNil: false, screamer: false, assassin: false, ...(settings.specialRules as object) },
+      specialRules: {
+        allowNil: true,
+        allowBlindNil: false,
+        screamer: false,
+        assassin: false,
+        ...(settings.specialRules as object),
+      },
     }),
   });
   const body = (await res.json()) as { id: string };
@@ -145,14 +166,28 @@ export async function apiCreateGame(token: string, settings: Record<string, unkn
  * What a seated player sees of the table state: own cards, seat labels (names, bids, tricks, whose turn),
  * the cards in the current trick, the scores, and whether it is our turn to play.
  */
-export async function tableSnapshot(page: Page): Promise<{ hand: string[]; seats: string[]; trick: string[]; scores: string; yourTurn: boolean }> {
+export async function tableSnapshot(
+  page: Page,
+): Promise<{ hand: string[]; seats: string[]; trick: string[]; scores: string; yourTurn: boolean }> {
   const hand = await page
     .getByRole('toolbar', { name: /Your (hand|cards)/ })
     .locator('.hand-card')
-    .evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') ?? e.querySelector('svg')?.getAttribute('aria-label') ?? '').split(',')[0]));
-  const seats = await page.locator('.seat[role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
-  const trick = await page.getByLabel('Current trick').getByRole('img').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    .evaluateAll((els) =>
+      els.map(
+        (e) => (e.getAttribute('aria-label') ?? e.querySelector('svg')?.getAttribute('aria-label') ?? '').split(',')[0],
+      ),
+    );
+  const seats = await page
+    .locator('.seat[role="group"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  const trick = await page
+    .getByLabel('Current trick')
+    .getByRole('img')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   const scores = (await page.getByLabel('Scores').textContent()) ?? '';
-  const yourTurn = await page.getByRole('status').filter({ hasText: /^Your turn$/ }).isVisible();
+  const yourTurn = await page
+    .getByRole('status')
+    .filter({ hasText: /^Your turn$/ })
+    .isVisible();
   return { hand, seats, trick, scores, yourTurn };
 }

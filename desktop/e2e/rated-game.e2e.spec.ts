@@ -14,7 +14,9 @@ async function coins(page: Page): Promise<number> {
   return ((await r.json()) as { coins: number }).coins;
 }
 
-test('four players finish a rated game; coins move per §9; a spectator never sees a hand; reload mid-hand', async ({ browser }) => {
+test('four players finish a rated game; coins move per §9; a spectator never sees a hand; reload mid-hand', async ({
+  browser,
+}) => {
   const players: Awaited<ReturnType<typeof newPlayer>>[] = [];
   for (const n of ['north', 'east', 'south', 'west']) players.push(await newPlayer(browser, n));
   const [host, ...others] = players;
@@ -30,7 +32,10 @@ test('four players finish a rated game; coins move per §9; a spectator never se
 
   // The others join from the lobby (live list), each on a free seat.
   for (const p of others) {
-    const card = p.page.getByTestId('game-card').filter({ has: p.page.getByRole('button', { name: 'Join', exact: true }) }).first();
+    const card = p.page
+      .getByTestId('game-card')
+      .filter({ has: p.page.getByRole('button', { name: 'Join', exact: true }) })
+      .first();
     await expect(card).toBeVisible();
     await card.getByRole('button', { name: 'Join', exact: true }).click();
     await expect(p.page).toHaveURL(new RegExp(`/table/${gameId}`));
@@ -39,7 +44,9 @@ test('four players finish a rated game; coins move per §9; a spectator never se
   // A spectator watches; every websocket frame it receives is checked for cards.
   const spectator = await newPlayer(browser, 'rail');
   const frames: string[] = [];
-  spectator.page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
+  spectator.page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())),
+  );
   await spectator.page.goto(`${base()}/table/${gameId}?spectate=1`);
   await expect(spectator.page.getByText('SPECTATING')).toBeVisible();
 
@@ -47,7 +54,8 @@ test('four players finish a rated game; coins move per §9; a spectator never se
   await expect(host.page.getByText('4/4 seated')).toBeVisible();
   const before = await Promise.all(players.map((p) => coins(p.page)));
   await host.page.getByRole('button', { name: 'Start Game' }).click();
-  for (const p of players) await expect(p.page.getByRole('toolbar', { name: /Your (hand|cards)/ })).toBeVisible({ timeout: 30_000 });
+  for (const p of players)
+    await expect(p.page.getByRole('toolbar', { name: /Your (hand|cards)/ })).toBeVisible({ timeout: 30_000 });
   await shotBoth(host.page, '50-rated-start');
 
   // Everybody bids 3, in turn: the page showing the bid panel is the one to bid.
@@ -77,7 +85,10 @@ test('four players finish a rated game; coins move per §9; a spectator never se
   // mid-hand and is back at the same state: same 13 cards, same bids and trick, still their turn.
   const yourTurn = (p: Page) => p.getByRole('status').filter({ hasText: /^Your turn$/ });
   const leader = await whoseTurn(yourTurn);
-  await players[leader].page.getByRole('button', { name: /, playable$/ }).first().click();
+  await players[leader].page
+    .getByRole('button', { name: /, playable$/ })
+    .first()
+    .click();
   await expect(yourTurn(players[leader].page)).toBeHidden();
   const next = await whoseTurn(yourTurn);
   expect(next).not.toBe(leader);

@@ -9,7 +9,12 @@ import { apiCreateGame, apiRegister, base, newPlayer, playUntil, shot, shotBoth 
 
 test.setTimeout(600_000);
 
-async function http(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function http(
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const r = await fetch(`${base()}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -38,7 +43,9 @@ async function pageFor(browser: Browser, user: { token: string; id: string; user
   return page;
 }
 
-test('ratings show in the lobby, at the table and in the result dialog of a rated game; the profile charts them', async ({ browser }) => {
+test('ratings show in the lobby, at the table and in the result dialog of a rated game; the profile charts them', async ({
+  browser,
+}) => {
   const players: Awaited<ReturnType<typeof newPlayer>>[] = [];
   for (const n of ['rn', 're', 'rs', 'rw']) players.push(await newPlayer(browser, n));
   const [host, ...others] = players;
@@ -79,6 +86,12 @@ test('ratings show in the lobby, at the table and in the result dialog of a rate
   await expect(changes).toBeVisible();
   await expect(changes.getByText('+118')).toHaveCount(2);
   await expect(changes.getByText('\u2212118')).toHaveCount(2);
+  // issue #31: labelled "Rating 1500? → 1382? (−118)", the provisional mark explained; each player's own coins
+  await expect(changes).toContainText('Rating 1500? → 1618? (+118)');
+  await expect(changes).toContainText('Rating 1500? → 1382? (\u2212118)');
+  await expect(changes.getByTestId('provisional-note')).toContainText('? = provisional');
+  for (const p of players)
+    await expect(result(p.page).getByTestId('my-coins')).toContainText(/^You (won|lost your buy-in)/);
   await shotBoth(host.page, '82-result-rating-changes');
   // the seats show the new ratings once the settlement is in
   await expect(host.page.getByTestId('rating-badge').filter({ hasText: /^(1618|1382)\?$/ })).toHaveCount(4);
@@ -88,28 +101,40 @@ test('ratings show in the lobby, at the table and in the result dialog of a rate
   const rows = host.page.getByTestId('rating-rows');
   await expect(rows).toContainText(/1618\?|1382\?/);
   await expect(rows).toContainText('100%');
-  await expect(host.page.getByTestId('rating-chart').getByRole('img')).toHaveAttribute('aria-label', /1 rated games, now (1618|1382)/);
+  await expect(host.page.getByTestId('rating-chart').getByRole('img')).toHaveAttribute(
+    'aria-label',
+    /1 rated games, now (1618|1382)/,
+  );
   await shot(host.page, '83-profile-rating');
 });
 
-test('a player who abandoned three rated games is refused a seat that would make a rated table, with the end time', async ({ browser }) => {
+test('a player who abandoned three rated games is refused a seat that would make a rated table, with the end time', async ({
+  browser,
+}) => {
   const quitter = await apiRegister('quit');
   // Three rated games (four humans) that everybody abandons right after the start.
   for (let round = 0; round < 3; round++) {
     const others = [await apiRegister('qa'), await apiRegister('qb'), await apiRegister('qc')];
     const gameId = await apiCreateGame(quitter.token, { maxPoints: 500 });
-    for (const [i, o] of others.entries()) expect((await http('POST', `/api/games/${gameId}/join`, o.token, { seat: i + 1 })).status).toBe(200);
+    for (const [i, o] of others.entries())
+      expect((await http('POST', `/api/games/${gameId}/join`, o.token, { seat: i + 1 })).status).toBe(200);
     expect((await http('POST', `/api/games/${gameId}/start`, quitter.token, {})).status).toBe(200);
-    for (const u of [quitter, ...others]) expect((await http('POST', `/api/games/${gameId}/leave`, u.token, {})).status).toBe(200);
+    for (const u of [quitter, ...others])
+      expect((await http('POST', `/api/games/${gameId}/leave`, u.token, {})).status).toBe(200);
   }
   await expect
-    .poll(async () => ((await http('GET', '/api/ratings/me', quitter.token)).body as { bannedUntil: string | null }).bannedUntil, { timeout: 15_000 })
+    .poll(
+      async () =>
+        ((await http('GET', '/api/ratings/me', quitter.token)).body as { bannedUntil: string | null }).bannedUntil,
+      { timeout: 15_000 },
+    )
     .not.toBeNull();
 
   // A WAITING table with three humans: the fourth seat would start a rated game.
   const hosts = [await apiRegister('wa'), await apiRegister('wb'), await apiRegister('wc')];
   const waiting = await apiCreateGame(hosts[0].token, { maxPoints: 500 });
-  for (const i of [1, 2]) expect((await http('POST', `/api/games/${waiting}/join`, hosts[i].token, { seat: i })).status).toBe(200);
+  for (const i of [1, 2])
+    expect((await http('POST', `/api/games/${waiting}/join`, hosts[i].token, { seat: i })).status).toBe(200);
 
   const page = await pageFor(browser, quitter);
   const notice = page.getByTestId('ban-notice');

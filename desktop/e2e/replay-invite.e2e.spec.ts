@@ -15,13 +15,19 @@ async function tokenOf(page: Page): Promise<string> {
 }
 
 async function post(token: string, path: string, body: unknown = {}): Promise<unknown> {
-  const r = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const r = await fetch(`${base()}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
   const json = await r.json().catch(() => null);
   if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(json)}`);
   return json;
 }
 
-test('a finished game with bots: the result dialog opens the replay; step through a trick; verify a deal', async ({ browser }) => {
+test('a finished game with bots: the result dialog opens the replay; step through a trick; verify a deal', async ({
+  browser,
+}) => {
   const p = await newPlayer(browser, 'replay');
   const token = await tokenOf(p.page);
   // A short game: max 100, min −100; bidding 13 sets our side at once (−130 or worse): the game ends after one hand.
@@ -36,7 +42,10 @@ test('a finished game with bots: the result dialog opens the replay; step throug
   for (const seatIndex of [1, 2, 3]) await post(token, `/api/games/${game.id}/invite-bot`, { seatIndex });
   await p.page.goto(`${base()}/table/${game.id}`);
   await p.page.getByRole('button', { name: 'Start Game' }).click();
-  await p.page.getByRole('dialog', { name: 'Bot Players Detected' }).getByRole('button', { name: 'Start Game' }).click();
+  await p.page
+    .getByRole('dialog', { name: 'Bot Players Detected' })
+    .getByRole('button', { name: 'Start Game' })
+    .click();
   const result = p.page.getByRole('dialog', { name: /wins!|Game over/ });
   await playUntil(p.page, result, { bid: 'Bid 13', maxMs: 200_000 });
 
@@ -49,7 +58,8 @@ test('a finished game with bots: the result dialog opens the replay; step throug
   const onTable = p.page.getByLabel('Cards on the table').getByRole('img');
   await expect(onTable).toHaveCount(0);
   // All four hands are shown: 13 cards each at the start of the hand.
-  for (const s of [0, 1, 2, 3]) await expect(p.page.locator('.replay-seat').nth(s).locator('.chip-card:not(.played)')).toHaveCount(13);
+  for (const s of [0, 1, 2, 3])
+    await expect(p.page.locator('.replay-seat').nth(s).locator('.chip-card:not(.played)')).toHaveCount(13);
 
   // Step through the first trick card by card (keyboard →), back one (←), then by trick (button).
   await p.page.getByRole('button', { name: 'Next trick' }).click();
@@ -101,7 +111,9 @@ test('a finished game with bots: the result dialog opens the replay; step throug
   await expect(p.page.getByRole('heading', { name: 'Replay' })).toBeVisible();
 });
 
-test('a private table: not in the lobby of others; the invite link seats a second browser, also after signing up; a wrong token seats nobody', async ({ browser }) => {
+test('a private table: not in the lobby of others; the invite link seats a second browser, also after signing up; a wrong token seats nobody', async ({
+  browser,
+}) => {
   const host = await newPlayer(browser, 'host');
   await host.page.getByRole('button', { name: 'Create Game' }).first().click();
   const dialog = host.page.getByRole('dialog', { name: 'Create Game' });
@@ -119,7 +131,10 @@ test('a private table: not in the lobby of others; the invite link seats a secon
   await expect(linkBox).toHaveValue(new RegExp(`/table/${gameId}\\?invite=[A-Za-z0-9_-]{24}$`));
   const link = await linkBox.inputValue();
   await shotBoth(host.page, '64-invite-panel');
-  await panel.getByRole('button', { name: 'Close' }).click().catch(() => host.page.keyboard.press('Escape'));
+  await panel
+    .getByRole('button', { name: 'Close' })
+    .click()
+    .catch(() => host.page.keyboard.press('Escape'));
 
   // Another player does not see it in the lobby, and a wrong token seats nobody.
   const guest = await newPlayer(browser, 'guest');
@@ -147,7 +162,10 @@ test('a private table: not in the lobby of others; the invite link seats a secon
   await anon.getByLabel('Password').fill('correct-horse-battery');
   await anon.getByRole('button', { name: 'Create Account' }).click();
   await expect(anon).toHaveURL(`${base()}/table/${gameId}`);
-  await anon.getByRole('button', { name: "Let's Play!" }).click({ timeout: 3000 }).catch(() => undefined);
+  await anon
+    .getByRole('button', { name: "Let's Play!" })
+    .click({ timeout: 3000 })
+    .catch(() => undefined);
   await expect(anon.locator('.seat[role="group"]', { hasText: name })).toBeVisible();
   await expect(host.page.getByText('3/4 seated')).toBeVisible();
 });

@@ -10,17 +10,24 @@ test('lobby: live game cards with every badge, filters, watch a table as a spect
   await expect(cards.first()).toBeVisible();
   // A game created while the lobby is open arrives through games_updated.
   const before = await cards.count();
-  await apiCreateGame(b.token, { gameMode: 'SOLO', biddingOption: 'REG', minPoints: -200, maxPoints: 300, buyIn: 1_500_000, specialRules: { screamer: true, allowBlindNil: true } });
+  await apiCreateGame(b.token, {
+    gameMode: 'SOLO',
+    biddingOption: 'REG',
+    minPoints: -200,
+    maxPoints: 300,
+    buyIn: 1_500_000,
+    specialRules: { screamer: true, allowBlindNil: true },
+  });
   await expect(cards).toHaveCount(before + 1);
   const solo = cards.filter({ hasText: 'SCREAMER' }).first();
   await expect(solo).toContainText('SOLO');
   await expect(solo).toContainText('-200/300');
   await expect(solo).toContainText('1.5M');
-  await expect(solo.getByLabel('bn allowed')).toBeVisible();
+  await expect(solo.getByText('Blind nil allowed')).toBeVisible();
   const bid3 = cards.filter({ hasText: 'BID 3' }).first();
   await expect(bid3).toContainText('ASSASSIN');
   await expect(bid3).toContainText('WAITING');
-  await expect(bid3.getByLabel('bn not allowed')).toBeVisible();
+  await expect(bid3.getByText('Blind nil not allowed')).toBeVisible();
   await shotBoth(page, '40-lobby-game-cards');
   await page.getByRole('radio', { name: 'In Progress' }).click();
   await expect(cards.filter({ hasText: 'WAITING' })).toHaveCount(0);
@@ -91,7 +98,7 @@ test('lobby chat between two users; add friend and block with Yes/No confirmatio
 
   // Player stats dialog from the list, with the friend buttons of clarification 5.
   await alice.page.getByRole('radio', { name: 'All', exact: true }).click();
-  await bobRow.getByRole("button", { name: new RegExp(`^${bob.username},`) }).click();
+  await bobRow.getByRole('button', { name: new RegExp(`^${bob.username},`) }).click();
   const stats = alice.page.getByRole('dialog', { name: 'Player Stats' });
   await expect(stats.getByRole('button', { name: 'Unblock' })).toBeVisible();
   await shot(alice.page, '45-player-stats-blocked');

@@ -9,25 +9,38 @@ import { apiCreateGame, apiRegister, base, newPlayer, playUntil, shot, shotBoth 
 import { tableFixture } from './fixtures';
 
 async function api(token: string, method: string, path: string, body: unknown = {}) {
-  const r = await fetch(`${base()}${path}`, { method, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: method === 'GET' ? undefined : JSON.stringify(body) });
+  const r = await fetch(`${base()}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: method === 'GET' ? undefined : JSON.stringify(body),
+  });
   return { status: r.status, body: (await r.json().catch(() => null)) as Record<string, unknown> };
 }
 
 async function openFixture(page: Page, fixture: unknown) {
   await page.unrouteAll();
-  await page.route('**/api/games/fixture-table', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
-  await page.route('**/api/games/fixture-table/*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
+  await page.route('**/api/games/fixture-table', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }),
+  );
+  await page.route('**/api/games/fixture-table/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }),
+  );
   await page.goto(`${base()}/table/fixture-table`);
   await page.addStyleTag({ content: '.toasts { display: none !important; }' });
   await expect(page.locator('.table-page')).toBeVisible();
 }
 
-test('Play Again with bots starts the next game at the same table and closes the result dialog; focus stays on the hand', async ({ browser }) => {
+test('Play Again with bots starts the next game at the same table and closes the result dialog; focus stays on the hand', async ({
+  browser,
+}) => {
   const { page, id } = await newPlayer(browser, 'again');
   const token = await page.evaluate(() => localStorage.getItem('sessionToken') as string);
   // -100..100 and a bid of 13: our side is set in the first hand, the game ends after one hand
   const gameId = await apiCreateGame(token, { maxPoints: 100, minPoints: -100 });
-  for (const seatIndex of [1, 2, 3]) expect((await api(token, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex, requesterId: id })).status).toBeLessThan(300);
+  for (const seatIndex of [1, 2, 3])
+    expect(
+      (await api(token, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex, requesterId: id })).status,
+    ).toBeLessThan(300);
   expect((await api(token, 'POST', `/api/games/${gameId}/start`)).status).toBeLessThan(300);
   await page.goto(`${base()}/table/${gameId}`);
   const hand = page.getByRole('toolbar', { name: 'Your hand' });
@@ -42,7 +55,9 @@ test('Play Again with bots starts the next game at the same table and closes the
   await playable.first().focus();
   await page.keyboard.press('Enter');
   await expect(hand.locator('.hand-card')).toHaveCount(12, { timeout: 15_000 });
-  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="toolbar"][aria-label="Your hand"]'))).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="toolbar"][aria-label="Your hand"]')))
+    .toBe(true);
 
   const result = page.getByRole('dialog', { name: /wins!|Game over/ });
   await playUntil(page, result, { bid: 'Bid 13', maxMs: 170_000 });
@@ -81,7 +96,12 @@ test('the blind-nil prompt focuses No; the SOLO result lists places 1–4 with t
   const result = page.getByRole('dialog', { name: 'Marlowe wins!' });
   await expect(result).toBeVisible();
   const places = result.getByRole('list', { name: 'Places' }).getByRole('listitem');
-  await expect(places).toHaveText([/^1st\s*Marlowe.*512 pts.*\+260,000/, /^2nd\s*Bot Bella.*300 pts.*\+100,000/, new RegExp(`^3rd\\s*${username}.*120 pts.*0$`), /^4th\s*Queenie.*-40 pts.*0$/]);
+  await expect(places).toHaveText([
+    /^1st\s*Marlowe.*512 pts.*\+260,000/,
+    /^2nd\s*Bot Bella.*300 pts.*\+100,000/,
+    new RegExp(`^3rd\\s*${username}.*120 pts.*0$`),
+    /^4th\s*Queenie.*-40 pts.*0$/,
+  ]);
   await shotBoth(page, '43-solo-result-places');
 });
 

@@ -27,8 +27,12 @@ interface Box {
 
 async function openFixture(page: Page, fixture: unknown) {
   await page.unrouteAll();
-  await page.route('**/api/games/fixture-table', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
-  await page.route('**/api/games/fixture-table/*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
+  await page.route('**/api/games/fixture-table', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }),
+  );
+  await page.route('**/api/games/fixture-table/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }),
+  );
   await page.goto(`${base()}/table/fixture-table`);
   await page.addStyleTag({ content: '.toasts { display: none !important; }' });
   await expect(page.locator('.table-page')).toBeVisible();
@@ -42,7 +46,8 @@ async function boxes(page: Page): Promise<Box[]> {
     const add = (sel: string, name: (el: Element, i: number) => string) =>
       document.querySelectorAll(sel).forEach((el, i) => {
         const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.height > 0) out.push({ name: name(el, i), x: r.x, y: r.y, width: r.width, height: r.height });
+        if (r.width > 0 && r.height > 0)
+          out.push({ name: name(el, i), x: r.x, y: r.y, width: r.width, height: r.height });
       });
     add('.felt .seat', (el) => `seat "${el.getAttribute('aria-label') ?? ''}"`);
     add('.felt .turn-hint', (el) => `badge "${el.textContent}"`);
@@ -66,7 +71,11 @@ function intersections(all: Box[]): string[] {
     for (let j = i + 1; j < all.length; j++) {
       const [a, b] = [all[i], all[j]];
       // the trick banner sits on the trick on purpose (it names the winner) but must not cover seats/badges
-      if ((a.name === 'trick banner' && b.name.startsWith('trick card')) || (b.name === 'trick banner' && a.name.startsWith('trick card'))) continue;
+      if (
+        (a.name === 'trick banner' && b.name.startsWith('trick card')) ||
+        (b.name === 'trick banner' && a.name.startsWith('trick card'))
+      )
+        continue;
       if (overlap(a, b) > 0) found.push(`${a.name} × ${b.name}`);
     }
   return found;
@@ -76,22 +85,46 @@ function intersections(all: Box[]): string[] {
 async function seatTextPx(page: Page): Promise<number> {
   return page.evaluate(() => {
     let min = Infinity;
-    document.querySelectorAll('.felt .seat .seat-name, .felt .seat .seat-bid, .felt .seat .link-danger, .felt .seat .seat-replace').forEach((el) => {
-      const h = el as HTMLElement;
-      if (!h.offsetHeight) return;
-      const scale = h.getBoundingClientRect().height / h.offsetHeight;
-      min = Math.min(min, parseFloat(getComputedStyle(h).fontSize) * scale);
-    });
+    document
+      .querySelectorAll(
+        '.felt .seat .seat-name, .felt .seat .seat-bid, .felt .seat .link-danger, .felt .seat .seat-replace',
+      )
+      .forEach((el) => {
+        const h = el as HTMLElement;
+        if (!h.offsetHeight) return;
+        const scale = h.getBoundingClientRect().height / h.offsetHeight;
+        min = Math.min(min, parseFloat(getComputedStyle(h).fontSize) * scale);
+      });
     return min;
   });
 }
 
-test('table layout: trick cards, seats, turn badge and panels never overlap at any supported size', async ({ browser }) => {
+test('table layout: trick cards, seats, turn badge and panels never overlap at any supported size', async ({
+  browser,
+}) => {
   const { page, username, id } = await newPlayer(browser, 'lay');
   const states = [
-    { name: 'your-turn', fixture: tableFixture({ selfId: id, selfName: username, status: 'PLAYING', trickCards: 3, longNames: true }), trick: 3 },
-    { name: 'trick-won', fixture: tableFixture({ selfId: id, selfName: username, status: 'PLAYING', completedTrick: true, longNames: true }), trick: 4 },
-    { name: 'bidding', fixture: tableFixture({ selfId: id, selfName: username, status: 'BIDDING', longNames: true }), trick: 0 },
+    {
+      name: 'your-turn',
+      fixture: tableFixture({ selfId: id, selfName: username, status: 'PLAYING', trickCards: 3, longNames: true }),
+      trick: 3,
+    },
+    {
+      name: 'trick-won',
+      fixture: tableFixture({
+        selfId: id,
+        selfName: username,
+        status: 'PLAYING',
+        completedTrick: true,
+        longNames: true,
+      }),
+      trick: 4,
+    },
+    {
+      name: 'bidding',
+      fixture: tableFixture({ selfId: id, selfName: username, status: 'BIDDING', longNames: true }),
+      trick: 0,
+    },
   ];
   const problems: string[] = [];
   for (const state of states) {
@@ -99,7 +132,8 @@ test('table layout: trick cards, seats, turn badge and panels never overlap at a
       await page.setViewportSize(size);
       await openFixture(page, state.fixture);
       await expect(page.locator('.felt .trick-card')).toHaveCount(state.trick);
-      if (state.name === 'your-turn') await expect(page.getByRole('status').filter({ hasText: /^Your turn$/ })).toBeVisible();
+      if (state.name === 'your-turn')
+        await expect(page.getByRole('status').filter({ hasText: /^Your turn$/ })).toBeVisible();
       if (state.name === 'bidding') await expect(page.getByRole('dialog', { name: 'Make your bid' })).toBeVisible();
       if (state.name === 'trick-won') await expect(page.locator('.felt .trick-card.winner')).toHaveCount(1);
       const all = await boxes(page);

@@ -8,8 +8,12 @@ import { base, newPlayer, shot, shotBoth } from './helpers';
 import { tableFixture } from './fixtures';
 
 async function openFixture(page: Page, fixture: unknown, query = '') {
-  await page.route('**/api/games/fixture-table', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
-  await page.route('**/api/games/fixture-table/*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
+  await page.route('**/api/games/fixture-table', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }),
+  );
+  await page.route('**/api/games/fixture-table/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }),
+  );
   await page.goto(`${base()}/table/fixture-table${query}`);
   // The fixture table exists only in this page: the real server answers the socket's join_game for it with a
   // "Game not found" toast, which is no part of the state being shown.
@@ -94,7 +98,11 @@ test('table states: waiting, bidding, playing, summary with verified deal, resul
 
   // Spectator: no hand, Join buttons on empty seats are not offered to spectators; seat replacement countdown.
   await page.unrouteAll();
-  await openFixture(page, tableFixture({ selfId: id, selfName: username, status: 'PLAYING', mySeat: null, emptySeats: [3] }), '?spectate=1');
+  await openFixture(
+    page,
+    tableFixture({ selfId: id, selfName: username, status: 'PLAYING', mySeat: null, emptySeats: [3] }),
+    '?spectate=1',
+  );
   await expect(page.getByRole('toolbar', { name: 'Your hand' })).toHaveCount(0);
   await expect(page.getByText('SPECTATING')).toBeVisible();
   await expect(page.getByText(/Bot joins in/)).toBeVisible();

@@ -54,6 +54,8 @@ export interface Collected {
   eventLoopP99Ms: number;
   /** Per socket of this process: its table and the index of the node it is connected to. */
   where: [gameId: string, node: number][];
+  /** Bytes of the server's events received by this process's sockets since `mark`, by event (socket.io text encoding). */
+  rxBytes: Record<string, number>;
 }
 
 export const BENCH_SETTINGS: GameSettings = {
@@ -78,6 +80,7 @@ let botActions = 0;
 let ackMs: number[] = [];
 let ackWhere: number[] = [];
 let updateMs: number[] = [];
+let rxBytes: Record<string, number> = {};
 let errors = 0;
 const errorSamples: string[] = [];
 let paused = false;
@@ -110,7 +113,8 @@ let urls: string[] = [];
 let stickyHttp = false;
 /** With sticky HTTP: the node of each user's socket. */
 const userNode = new Map<string, string>();
-const httpUrl = (userId?: string) => (stickyHttp && userId && userNode.get(userId)) || urls[Math.floor(Math.random() * urls.length)];
+const httpUrl = (userId?: string) =>
+  (stickyHttp && userId && userNode.get(userId)) || urls[Math.floor(Math.random() * urls.length)];
 
 async function register(username: string): Promise<User> {
   const url = httpUrl();
@@ -298,6 +302,10 @@ class Member {
 
   attach(socket: Socket): void {
     this.socket = socket;
+    // the fan-out's size: every server event as socket.io writes it (packet type + JSON of [event, ...args])
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (measuring) rxBytes[event] = (rxBytes[event] ?? 0) + 1 + Buffer.byteLength(JSON.stringify([event, ...args]));
+    });
     const on = (event: string, fn: (p: Any) => void) =>
       socket.on(event, (p: Any) => {
         this.lastEventAt = Date.now();
@@ -572,8 +580,7 @@ async function setup(c: Extract<Command, { cmd: 'setup' }>): Promise<void> {
   // socket k of table ti is the run's socket ti · perTable + k: round-robin over the nodes
   const nodeOf = (ti: number, k: number) => (ti * perTable + k) % urls.length;
   const names: string[] = [];
-  for (const ti of c.tables)
-    for (let k = 0; k < accounts; k++) names.push(`lb${c.runId}${ti.toString(36)}x${k}`.slice(0, 20));
+  for (const ti of c.tables) for (let k = 0; k < accounts; k++) names.push(benchUsername(c.runId, ti, k));
   const users: User[] = new Array(names.length);
   await pool(names, 8, async (name, i) => {
     users[i] = await register(name);
@@ -647,6 +654,7 @@ function collect(): Collected {
     ackWhere,
     eventLoopP99Ms: loopDelayP99Ms(),
     where: members.map((m) => [m.table.gameId, m.node]),
+    rxBytes,
   };
 }
 
@@ -759,6 +767,7 @@ process.on('message', (c: Command) => {
         ackMs = [];
         ackWhere = [];
         updateMs = [];
+        rxBytes = {};
         markCpu = process.cpuUsage();
         markAt = performance.now();
         loopDelay.reset();
@@ -789,3 +798,22 @@ process.on('message', (c: Command) => {
   run().catch((e: unknown) => send({ cmd: 'failed', message: e instanceof Error ? e.message : String(e) }));
 });
 process.on('disconnect', () => process.exit(0));
+
+/** Letters and digits that no look-alike rule of `nameKey` (common/src/protocol/text.ts) folds together. */
+const NAME_DIGITS = '23456789abcdefghjkpqstuxyz';
+const distinct = (n: number): string => {
+  let out = '';
+  do {
+    out = NAME_DIGITS[n % NAME_DIGITS.length] + out;
+    n = Math.floor(n / NAME_DIGITS.length);
+  } while (n > 0);
+  return out;
+};
+
+/**
+ * The bench account of table `ti`, socket `k`: unique under the server's look-alike rule (issue #24), which
+ * refused base-36 names such as table 1 (`…1x0`) next to table 18 (`…ix0`) as "already taken".
+ */
+export function benchUsername(runId: string, ti: number, k: number): string {
+  return `lb${distinct(parseInt(runId, 16) || 0)}${distinct(ti)}x${distinct(k)}`.slice(0, 20);
+}

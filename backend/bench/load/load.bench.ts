@@ -311,6 +311,8 @@ async function main(): Promise<void> {
     const botActions = collected.reduce((a, c) => a + c.botActions, 0);
     const ackMs = collected.flatMap((c) => c.ackMs);
     const updateMs = collected.flatMap((c) => c.updateMs);
+    const rxBytes: Record<string, number> = {};
+    for (const c of collected) for (const [e, b] of Object.entries(c.rxBytes)) rxBytes[e] = (rxBytes[e] ?? 0) + b;
     log(
       `window ${windowSeconds.toFixed(1)} s: ${actions} actions (${botActions} by bots), ${ackMs.length} timed human actions, ${collected.reduce((a, c) => a + c.tablesPlaying, 0)} tables open; client processes CPU ${collected.map((c) => `${c.cpuPct}%`).join(' ')}, event loop p99 ${collected.map((c) => `${c.eventLoopP99Ms} ms`).join(' ')}; machine load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
       opts,
@@ -450,6 +452,7 @@ async function main(): Promise<void> {
       mainThreadCpuPct: serverFigures.mainThreadCpuPct,
       mainThreadWaitMsPerS: serverFigures.mainThreadWaitMsPerS,
       errors: errors + [...echoed, ...(durableEchoed ?? [])].reduce((a, e) => a + e.errors, 0),
+      rxBytes,
       ...(durableEchoed ? { durableBaselineAckMs: durableEchoed.flatMap((e) => e.ackMs) } : {}),
       ...(opts.storm ? { stormRecoveryMs: stormRecoveryMs ?? null } : {}),
       nodes: opts.nodes,

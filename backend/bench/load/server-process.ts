@@ -451,7 +451,8 @@ export class ServerSampler {
       commandP99Ms: histogramQuantile([], commandMsDelta, 0.99),
       dbWriteP99Ms: histogramQuantile([], dbWriteMsDelta, 0.99),
       dbWaitP99Ms: histogramQuantile([], dbWaitMsDelta, 0.99),
-      mainThreadCpuPct: m0 && m1 && mainSeconds > 0 ? ((m1.cpuTicks - m0.cpuTicks) / TICKS_PER_SECOND / mainSeconds) * 100 : null,
+      mainThreadCpuPct:
+        m0 && m1 && mainSeconds > 0 ? ((m1.cpuTicks - m0.cpuTicks) / TICKS_PER_SECOND / mainSeconds) * 100 : null,
       mainThreadWaitMsPerS: m0 && m1 && mainSeconds > 0 ? (m1.waitNs - m0.waitNs) / 1e6 / mainSeconds : null,
       commandMsDelta,
       dbWriteMsDelta,

@@ -27,7 +27,10 @@ function midHandState(seed: number, plays = 9): GameState {
   if (!r.ok) throw new Error(r.error);
   s = r.state;
   let played = 0;
-  while (s.phase === 'BIDDING' || (s.phase === 'PLAYING' && (played < plays || !strongNeedsSearch(viewFor(s, s.turn as Seat))))) {
+  while (
+    s.phase === 'BIDDING' ||
+    (s.phase === 'PLAYING' && (played < plays || !strongNeedsSearch(viewFor(s, s.turn as Seat))))
+  ) {
     const seat = s.turn as Seat;
     const a = heuristicBot.act(viewFor(s, seat), mulberry32(1));
     if (!a) throw new Error('no action');
@@ -48,7 +51,7 @@ function midHandView(seed: number, plays = 9): PlayerView {
 /** A view whose decision is forced: the last trick of a hand. */
 function forcedView(seed: number): PlayerView {
   let s = midHandState(seed, 0);
-  while (s.phase === 'PLAYING' && (s.hands[s.turn as Seat].length > 1)) {
+  while (s.phase === 'PLAYING' && s.hands[s.turn as Seat].length > 1) {
     const a = heuristicBot.act(viewFor(s, s.turn as Seat), mulberry32(1)) as GameAction;
     const n = apply(s, a);
     if (!n.ok) throw new Error(n.error);
@@ -75,7 +78,13 @@ describe('BotPool', () => {
       const action = await pool.decide('strong', view, i, { deadline: Date.now() + 5000 });
       expect(isLegalBotAction(view, action)).toBe(true);
     }
-    expect(pool.stats()).toMatchObject({ completed: 3, fallbacksTotal: 0, restarts: 0, degraded: false, decisionsTotal: 3 });
+    expect(pool.stats()).toMatchObject({
+      completed: 3,
+      fallbacksTotal: 0,
+      restarts: 0,
+      degraded: false,
+      decisionsTotal: 3,
+    });
   });
 
   it('answers a strong decision with nothing to search on the spot, without a worker round trip', async () => {
@@ -178,7 +187,9 @@ describe('BotPool', () => {
     await pool.ready();
     const order: string[] = [];
     const view = midHandView(65);
-    const long = pool.decide('strong', midHandView(64), 1, { deadline: Date.now() + 10_000 }).then(() => order.push('long'));
+    const long = pool
+      .decide('strong', midHandView(64), 1, { deadline: Date.now() + 10_000 })
+      .then(() => order.push('long'));
     const urgent = pool.decide('strong', view, 2, { deadline: Date.now() + 15 }).then((a) => {
       order.push('urgent');
       return a;
@@ -294,7 +305,9 @@ describe('BotPool', () => {
   it('runs its workers at the lowest priority (nice 19), or at BOT_WORKER_NICE', async () => {
     // Linux: every thread of this process with its nice value (field 19 of /proc/self/task/<tid>/stat)
     const niceOfThreads = () =>
-      readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+      readdirSync('/proc/self/task').map((tid) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]),
+      );
     const lowest = () => niceOfThreads().filter((n) => n === 19).length;
     const before = lowest();
     pool = new BotPool({ size: 2 });
@@ -313,7 +326,9 @@ describe('BotPool', () => {
   it('puts its workers in SCHED_IDLE by default (when chrt exists), or leaves the policy with BOT_WORKER_SCHED=normal', async () => {
     // Linux: the scheduling policy of every thread of this process (field 41 of /proc/self/task/<tid>/stat; 5 = SCHED_IDLE)
     const idleThreads = () =>
-      readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[38] === '5').length;
+      readdirSync('/proc/self/task').filter(
+        (tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[38] === '5',
+      ).length;
     const hasChrt = spawnSync('chrt', ['--version']).status === 0;
     if (!hasChrt) console.warn('[bot-pool.spec] no chrt on this machine: the workers keep their nice value only');
     const before = idleThreads();
@@ -361,13 +376,21 @@ describe('BotPool', () => {
     const events: BotDecisionEvent[] = [];
     pool.onDecision((e) => events.push(e));
     await pool.ready();
-    expect(pool.stats()).toMatchObject({ budgetMsPerSec: 900, maxBudgetMsPerSec: 900, cpuIdleCores: null, eventLoopUtilization: null });
+    expect(pool.stats()).toMatchObject({
+      budgetMsPerSec: 900,
+      maxBudgetMsPerSec: 900,
+      cpuIdleCores: null,
+      eventLoopUtilization: null,
+    });
     const burst = async (n: number) => {
       const views = Array.from({ length: n }, (_, i) => midHandView(300 + (i % 6)));
       const actions = await Promise.all(views.map((v, i) => pool!.decide('strong', v, i, { deadline: t + 60_000 })));
       actions.forEach((a, i) => expect(isLegalBotAction(views[i], a)).toBe(true));
       const out = events.splice(0);
-      return { searched: out.filter((e) => e.outcome === 'worker').length, budget: out.filter((e) => e.outcome === 'budget').length };
+      return {
+        searched: out.filter((e) => e.outcome === 'worker').length,
+        budget: out.filter((e) => e.outcome === 'budget').length,
+      };
     };
 
     // saturated: no idle core, the event loop at 95 %
@@ -411,7 +434,9 @@ describe('BotPool', () => {
     expect(botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'normal' }).workerSchedIdle).toBe(false);
     expect(botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'idle' }).workerSchedIdle).toBe(true);
     expect(botPoolOptionsFromEnv({}).workerSchedIdle).toBeUndefined();
-    expect(() => botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'fifo' })).toThrow('BOT_WORKER_SCHED must be idle or normal');
+    expect(() => botPoolOptionsFromEnv({ BOT_WORKER_SCHED: 'fifo' })).toThrow(
+      'BOT_WORKER_SCHED must be idle or normal',
+    );
     expect(() => botPoolOptionsFromEnv({ BOT_WORKER_NICE: '20' })).toThrow('BOT_WORKER_NICE');
     expect(() => botPoolOptionsFromEnv({ BOT_WORKER_NICE: '-1' })).toThrow('BOT_WORKER_NICE');
     expect(botPoolOptionsFromEnv({ BOT_CPU_SHARE: '0.5' }).cpuShare).toBe(0.5);

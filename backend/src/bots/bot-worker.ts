@@ -93,7 +93,10 @@ parentPort?.on('message', (msg: BotWorkerRequest) => {
 function warmUp(): void {
   const bot = common.createStrongBot({ maxMs: 5 });
   const rng = common.mulberry32(1);
-  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), { type: 'deal', seed: common.randomSeed(rng) });
+  const dealt = common.apply(common.createGame(common.DEFAULT_SETTINGS), {
+    type: 'deal',
+    seed: common.randomSeed(rng),
+  });
   if (!dealt.ok) return;
   let s = dealt.state;
   for (let i = 0; i < 12 && (s.phase === 'BIDDING' || s.phase === 'PLAYING'); i++) {

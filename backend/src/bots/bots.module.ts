@@ -19,7 +19,11 @@ export class BotPoolShutdown implements OnApplicationShutdown {
  */
 @Global()
 @Module({
-  providers: [{ provide: BotPool, useFactory: () => new BotPool(botPoolOptionsFromEnv()) }, BotPoolShutdown, BotMetrics],
+  providers: [
+    { provide: BotPool, useFactory: () => new BotPool(botPoolOptionsFromEnv()) },
+    BotPoolShutdown,
+    BotMetrics,
+  ],
   exports: [BotPool],
 })
 export class BotsModule {}

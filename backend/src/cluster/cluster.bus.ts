@@ -91,7 +91,8 @@ export class ClusterBus implements OnApplicationShutdown {
     const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), waitMs)));
     const outcome = await Promise.race([this.ready.then(() => 'ready' as const), late]);
     clearTimeout(timer);
-    if (outcome === 'late') this.log.warn(`Redis did not answer within ${waitMs} ms: forwarded table commands wait for it`);
+    if (outcome === 'late')
+      this.log.warn(`Redis did not answer within ${waitMs} ms: forwarded table commands wait for it`);
   }
 
   /** Registers what this node answers to `method`. */

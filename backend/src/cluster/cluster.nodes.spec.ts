@@ -6,14 +6,21 @@ import { ClusterNodes, NodeInfo, PLACEMENT_SLACK_TABLES } from './cluster.nodes'
 function nodesAt(round: Record<string, number>, liveNow: number): ClusterNodes {
   const config = { cluster: { enabled: true, nodeId: 'self', leaseMs: 5000 } } as AppConfig;
   const n = new ClusterNodes(config, {} as DataSource);
-  (n as any).nodes = Object.entries(round).map(([id, liveTables]): NodeInfo => ({ id, draining: false, liveTables, botQueue: 0 }));
+  (n as any).nodes = Object.entries(round).map(([id, liveTables]): NodeInfo => ({
+    id,
+    draining: false,
+    liveTables,
+    botQueue: 0,
+  }));
   n.setLoadProvider(() => ({ liveTables: liveNow, botQueue: 0 }));
   return n;
 }
 
 describe('ClusterNodes.leastLoaded (placement)', () => {
   it('keeps a table on this node within the slack, else sends it to the least-loaded node', () => {
-    expect(nodesAt({ self: 5 + PLACEMENT_SLACK_TABLES, a: 5, b: 4 }, 5 + PLACEMENT_SLACK_TABLES).leastLoaded()).toBe('self');
+    expect(nodesAt({ self: 5 + PLACEMENT_SLACK_TABLES, a: 5, b: 4 }, 5 + PLACEMENT_SLACK_TABLES).leastLoaded()).toBe(
+      'self',
+    );
     expect(nodesAt({ self: 30, a: 5, b: 4 }, 30).leastLoaded()).toBe('b');
   });
 

@@ -85,7 +85,8 @@ export class ClusterNodes implements OnApplicationShutdown {
         [this.leaseMs],
       );
       // nodes gone for an hour (killed, never drained) leave the registry; their tables were taken over long ago
-      if (++this.rounds % 300 === 1) await this.ds.query(`DELETE FROM backend_nodes WHERE heartbeat_at < now() - interval '1 hour'`);
+      if (++this.rounds % 300 === 1)
+        await this.ds.query(`DELETE FROM backend_nodes WHERE heartbeat_at < now() - interval '1 hour'`);
       this.nodes = rows.map((r) => ({
         id: r.id,
         draining: r.draining,

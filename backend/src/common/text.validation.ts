@@ -1,4 +1,4 @@
-import { checkExactText, checkLineText, checkUsername, TextCheck } from '@spades/common';
+import { checkExactText, checkLineText, checkUsername, parseChatInput, TextCheck } from '@spades/common';
 import { isEmail, ValidateBy, ValidationOptions } from 'class-validator';
 
 /**
@@ -52,3 +52,6 @@ export const IsEmailText = (options?: ValidationOptions) =>
 /** A short single-line text: no controls at all, no bidi, no lone surrogates. */
 export const IsLineText = (label: string, options?: ValidationOptions) =>
   byCheck('isLineText', (v): TextCheck => checkLineText(v, label), options);
+
+/** A chat line, lobby or table: `parseChatInput` (trimmed, 1–200 characters, the chat text rules). */
+export const IsChatText = (options?: ValidationOptions) => byCheck('isChatText', parseChatInput, options);

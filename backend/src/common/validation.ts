@@ -1,23 +1,25 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { InvalidPayload, isPayloadClass, parsePayload, validationMessages } from './payload';
 
-function collect(errors: ValidationError[], parent = ''): string[] {
-  const out: string[] = [];
-  for (const e of errors) {
-    const path = parent ? `${parent}.${e.property}` : e.property;
-    if (e.constraints) out.push(...Object.values(e.constraints));
-    if (e.children?.length) out.push(...collect(e.children, path));
+/**
+ * The global pipe: a body typed with a DTO is checked before the handler runs. Strict DTOs (auth, social,
+ * admin): whitelist + forbidNonWhitelisted, unknown fields are refused. Protocol DTOs (`PayloadInput`, shared with
+ * the socket): `parsePayload`, the same check and message as on the socket. All problems in one `{ message, code: INVALID_PAYLOAD }`.
+ */
+class AppValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && isPayloadClass(metadata.metatype)) return parsePayload(metadata.metatype, value);
+    return super.transform(value, metadata);
   }
-  return out;
 }
 
-/** whitelist + forbidNonWhitelisted: unknown fields are rejected; all problems in one `{ message }`. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new BadRequestException({ message: collect(errors).join('; ') || 'Invalid request' }),
+    exceptionFactory: (errors) => new InvalidPayload(validationMessages(errors).join('; ') || 'Invalid request'),
   });
 }

@@ -29,6 +29,15 @@ describe('configuration', () => {
     expect(loadAppConfig({}).dataDir).toBe(join(process.cwd(), 'data'));
   });
 
+  it('tells whether CLIENT_URL was set (issue #31: else invite links use the address the player uses)', () => {
+    expect(loadAppConfig({ DATA_DIR: dir }).clientUrlSet).toBe(false);
+    expect(loadAppConfig({ DATA_DIR: dir, CLIENT_URL: '' }).clientUrlSet).toBe(false);
+    expect(loadAppConfig({ DATA_DIR: dir, CLIENT_URL: 'https://spades.example.org/' })).toMatchObject({
+      clientUrl: 'https://spades.example.org',
+      clientUrlSet: true,
+    });
+  });
+
   it('generates the JWT secret once, persists it (mode 0600) and reuses it; JWT_SECRET wins', () => {
     const d = join(dir, 'secret');
     const a = loadAppConfig({ DATA_DIR: d });
@@ -85,11 +94,26 @@ describe('configuration', () => {
       metricsPort: undefined,
       metricsHost: '127.0.0.1',
     });
-    const c = loadAppConfig({ DATA_DIR: dir, INVITE_MAX_PER_MINUTE: '3', METRICS_TOKEN: 'x'.repeat(16), METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' });
-    expect(c).toMatchObject({ inviteMaxPerMinute: 3, metricsToken: 'x'.repeat(16), metricsPort: 9464, metricsHost: '0.0.0.0' });
-    expect(() => loadAppConfig({ DATA_DIR: dir, METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters long');
+    const c = loadAppConfig({
+      DATA_DIR: dir,
+      INVITE_MAX_PER_MINUTE: '3',
+      METRICS_TOKEN: 'x'.repeat(16),
+      METRICS_PORT: '9464',
+      METRICS_HOST: '0.0.0.0',
+    });
+    expect(c).toMatchObject({
+      inviteMaxPerMinute: 3,
+      metricsToken: 'x'.repeat(16),
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+    });
+    expect(() => loadAppConfig({ DATA_DIR: dir, METRICS_TOKEN: 'short' })).toThrow(
+      'METRICS_TOKEN must be at least 16 characters long',
+    );
     for (const port of ['0', '70000', 'abc', '1.5'])
-      expect(() => loadAppConfig({ DATA_DIR: dir, METRICS_PORT: port })).toThrow('METRICS_PORT must be a port number between 1 and 65535');
+      expect(() => loadAppConfig({ DATA_DIR: dir, METRICS_PORT: port })).toThrow(
+        'METRICS_PORT must be a port number between 1 and 65535',
+      );
     expect(() => loadAppConfig({ DATA_DIR: dir, INVITE_MAX_PER_MINUTE: '0' })).toThrow(
       'INVITE_MAX_PER_MINUTE must be an integer between 1 and 1000',
     );
@@ -100,7 +124,9 @@ describe('configuration', () => {
     const id = '0B7E2F36-8C1D-4E5A-9F00-1234567890AB';
     expect(loadAppConfig({ DATA_DIR: dir, ADMIN_USERS: ` ${id} , ` }).adminUserIds).toEqual([id.toLowerCase()]);
     for (const bad of ['admin1', 'boss@example.test', `${id},admin1`]) {
-      expect(() => loadAppConfig({ DATA_DIR: dir, ADMIN_USERS: bad })).toThrow(/only account ids \(UUIDs\).*npm run admin -- grant <username> admin/);
+      expect(() => loadAppConfig({ DATA_DIR: dir, ADMIN_USERS: bad })).toThrow(
+        /only account ids \(UUIDs\).*npm run admin -- grant <username> admin/,
+      );
     }
   });
 

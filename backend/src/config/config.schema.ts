@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { parseSsoProviders, type SsoProviderConfig } from '../auth/sso.config';
 
 /** Empty strings count as "not set" so `FOO=` in a compose file behaves like an absent variable. */
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -27,6 +28,30 @@ const intInRange = (name: string, min: number, max: number, def: number) =>
       .max(max, { error: `${name} must be an integer between ${min} and ${max}` }),
   );
 
+/**
+ * A whole number from the environment for a module's own config (games, ratings): unset or empty → `def`; else an
+ * integer ≥ `min`, refused with "NAME must be an integer >= min (got "raw")".
+ */
+export const envIntAtLeast = (name: string, def: number, min = 0) =>
+  z.preprocess(
+    (raw) => (raw === undefined || raw === '' ? def : raw),
+    z.unknown().transform((raw, ctx): number => {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < min) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an integer >= ${min} (got "${String(raw)}")` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  );
+
+/** Parses `env` with a module's schema; throws an Error with the first problem's message (the modules' wording). */
+export function parseEnvOrThrow<S extends z.ZodType>(schema: S, env: Record<string, unknown>): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid environment');
+  return parsed.data;
+}
+
 /** JWT_EXPIRES_IN: seconds ("3600") or a number with unit s/m/h/d ("7d"). */
 const expiresIn = z
   .preprocess((v) => (v === '' || v === undefined ? '7d' : v), z.string())
@@ -49,74 +74,148 @@ export const adminUsersError = (bad: string[]) =>
   'Make an admin with `npm run admin -- grant <username> admin` (see README, "First admin").';
 
 export const envSchema = z.object({
-  PORT: intInRange('PORT', 0, 65535, 3000),
-  DATA_DIR: z.preprocess((v) => (v === '' || v === undefined ? './data' : v), z.string()),
-  DATABASE_URL: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://')
-      .optional(),
+  PORT: intInRange('PORT', 0, 65535, 3000).describe(
+    'HTTP port for the API (/api), socket.io, /health, /health/ready, /metrics (with METRICS_TOKEN), /api/docs and the web app',
   ),
-  DATABASE_SCHEMA: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lower-case SQL identifier')
-      .optional(),
+  DATA_DIR: z
+    .preprocess((v) => (v === '' || v === undefined ? './data' : v), z.string())
+    .describe('embedded database (pgdata/, with a lock file) and the generated jwt-secret'),
+  DATABASE_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://')
+        .optional(),
+    )
+    .describe('a PostgreSQL to use; unset: embedded PGlite under DATA_DIR (behind PgBouncer use session pooling)'),
+  DATABASE_SCHEMA: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lower-case SQL identifier')
+        .optional(),
+    )
+    .describe("PostgreSQL schema to use, created if missing; unset: the server's default"),
+  DATABASE_POOL_SIZE: intInRange('DATABASE_POOL_SIZE', 1, 100, 10).describe(
+    'connection pool size with DATABASE_URL (the embedded database always uses 1)',
   ),
-  DATABASE_POOL_SIZE: intInRange('DATABASE_POOL_SIZE', 1, 100, 10),
-  JWT_SECRET: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.string().min(32, 'JWT_SECRET must be at least 32 characters long').optional(),
+  JWT_SECRET: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.string().min(32, 'JWT_SECRET must be at least 32 characters long').optional(),
+    )
+    .describe(
+      'signs session tokens; unset: generated once into DATA_DIR/jwt-secret. Set it when several nodes share a database',
+    ),
+  JWT_EXPIRES_IN: expiresIn.describe('session lifetime: seconds, or a number with s, m, h or d'),
+  CLIENT_URL: z
+    .preprocess((v) => (v === '' || v === undefined ? 'http://localhost:3000' : v), url('CLIENT_URL'))
+    .describe(
+      "the web client's origin: CORS, the sign-in return address and invite links (unset: links use the address the player opened)",
+    ),
+  CORS_ORIGINS: optionalString.describe('extra allowed origins, comma-separated'),
+  DISCORD_CLIENT_ID: optionalString.describe(
+    'Discord login (set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_REDIRECT_URI together, or none)',
   ),
-  JWT_EXPIRES_IN: expiresIn,
-  CLIENT_URL: z.preprocess((v) => (v === '' || v === undefined ? 'http://localhost:3000' : v), url('CLIENT_URL')),
-  CORS_ORIGINS: optionalString,
-  DISCORD_CLIENT_ID: optionalString,
-  DISCORD_CLIENT_SECRET: optionalString,
-  DISCORD_REDIRECT_URI: optionalUrl('DISCORD_REDIRECT_URI'),
-  DISCORD_AUTHORIZE_URL: z.preprocess(
-    (v) => (v === '' || v === undefined ? 'https://discord.com/oauth2/authorize' : v),
-    url('DISCORD_AUTHORIZE_URL'),
+  DISCORD_CLIENT_SECRET: optionalString.describe("Discord login: the application's secret"),
+  DISCORD_REDIRECT_URI: optionalUrl('DISCORD_REDIRECT_URI').describe(
+    'Discord login: https://<host>/api/auth/discord/callback',
   ),
-  DISCORD_API_URL: z.preprocess(
-    (v) => (v === '' || v === undefined ? 'https://discord.com/api/v10' : v),
-    url('DISCORD_API_URL'),
+  DISCORD_AUTHORIZE_URL: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? 'https://discord.com/oauth2/authorize' : v),
+      url('DISCORD_AUTHORIZE_URL'),
+    )
+    .describe("Discord's authorize endpoint"),
+  DISCORD_API_URL: z
+    .preprocess((v) => (v === '' || v === undefined ? 'https://discord.com/api/v10' : v), url('DISCORD_API_URL'))
+    .describe("base for Discord's /oauth2/token and /users/@me"),
+  LOG_LEVEL: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? 'info' : v),
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      }),
+    )
+    .describe('JSON log level (passwords and tokens are never logged)'),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: intInRange('LOGIN_MAX_FAILURES_PER_ACCOUNT', 1, 100, 20).describe(
+    'failed logins per account from one IP per hour (no global per-account cap: that would let anyone lock an owner out)',
   ),
-  LOG_LEVEL: z.preprocess(
-    (v) => (v === '' || v === undefined ? 'info' : v),
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    }),
+  LOGIN_MAX_FAILURES_PER_IP: intInRange('LOGIN_MAX_FAILURES_PER_IP', 1, 10000, 100).describe(
+    'failed logins per IP per hour, over all accounts',
   ),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: intInRange('LOGIN_MAX_FAILURES_PER_ACCOUNT', 1, 100, 20),
-  LOGIN_MAX_FAILURES_PER_IP: intInRange('LOGIN_MAX_FAILURES_PER_IP', 1, 10000, 100),
-  TRUST_PROXY: optionalString,
-  REGISTER_MAX_PER_IP: intInRange('REGISTER_MAX_PER_IP', 1, 100000, 100),
-  INVITE_MAX_PER_MINUTE: intInRange('INVITE_MAX_PER_MINUTE', 1, 1000, 10),
-  METRICS_TOKEN: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.string().min(16, 'METRICS_TOKEN must be at least 16 characters long').optional(),
+  TRUST_PROXY: optionalString.describe(
+    'Express trust proxy for client addresses behind a proxy: true, a hop count (1) or names/subnets; unset: false',
   ),
-  METRICS_PORT: z.preprocess(
-    (v) => (v === '' ? undefined : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z
-      .number({ error: METRICS_PORT_ERROR })
-      .int({ error: METRICS_PORT_ERROR })
-      .min(1, { error: METRICS_PORT_ERROR })
-      .max(65535, { error: METRICS_PORT_ERROR })
-      .optional(),
+  REGISTER_MAX_PER_IP: intInRange('REGISTER_MAX_PER_IP', 1, 100000, 100).describe('accounts created per IP per hour'),
+  INVITE_MAX_PER_MINUTE: intInRange('INVITE_MAX_PER_MINUTE', 1, 1000, 10).describe(
+    'in-app table invitations one player may send per minute (over it: 429 / ack ok:false)',
   ),
-  METRICS_HOST: z.preprocess((v) => (v === '' || v === undefined ? '127.0.0.1' : v), z.string()),
-  NODE_ID: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'NODE_ID must be 1-100 letters, digits, dots, dashes, underscores or colons')
-      .optional(),
+  /** Issue #26: days a deleted account's old name stays reserved (0 = free at once). */
+  ACCOUNT_NAME_HOLD_DAYS: intInRange('ACCOUNT_NAME_HOLD_DAYS', 0, 3650, 30).describe(
+    "days a deleted account's username stays reserved (0: free at once)",
   ),
-  CLUSTER_LEASE_MS: intInRange('CLUSTER_LEASE_MS', 1000, 600000, 5000),
+  /** The community's public face in GET /api/server-info (issue #30): what the desktop app shows before adding it. */
+  SERVER_NAME: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? 'Spades' : typeof v === 'string' ? v.trim() : v),
+      z.string().min(1).max(80, 'SERVER_NAME must be 1-80 characters'),
+    )
+    .describe(
+      "the community's name in the public GET /api/server-info, shown by the desktop app before adding the server",
+    ),
+  SERVER_DESCRIPTION: z
+    .preprocess(
+      (v) => (v === undefined ? '' : typeof v === 'string' ? v.trim() : v),
+      z.string().max(500, 'SERVER_DESCRIPTION must be at most 500 characters'),
+    )
+    .describe("the community's description in GET /api/server-info"),
+  SERVER_ICON_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .max(2048)
+        .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'SERVER_ICON_URL must be an absolute http(s) URL')
+        .optional(),
+    )
+    .describe("the community's icon in GET /api/server-info"),
+  METRICS_TOKEN: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.string().min(16, 'METRICS_TOKEN must be at least 16 characters long').optional(),
+    )
+    .describe('GET /metrics on PORT answers only Authorization: Bearer <token> (401 otherwise); unset: 404 there'),
+  METRICS_PORT: z
+    .preprocess(
+      (v) => (v === '' ? undefined : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+      z
+        .number({ error: METRICS_PORT_ERROR })
+        .int({ error: METRICS_PORT_ERROR })
+        .min(1, { error: METRICS_PORT_ERROR })
+        .max(65535, { error: METRICS_PORT_ERROR })
+        .optional(),
+    )
+    .describe(
+      'a separate listener serving only GET /metrics without a token, for the monitoring network (do not publish it)',
+    ),
+  METRICS_HOST: z
+    .preprocess((v) => (v === '' || v === undefined ? '127.0.0.1' : v), z.string())
+    .describe('address METRICS_PORT binds to (0.0.0.0 in a container whose port stays unpublished)'),
+  NODE_ID: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'NODE_ID must be 1-100 letters, digits, dots, dashes, underscores or colons')
+        .optional(),
+    )
+    .describe("this node's name in a cluster, unique per process and stable across restarts; unset: <hostname>:<PORT>"),
+  CLUSTER_LEASE_MS: intInRange('CLUSTER_LEASE_MS', 1000, 600000, 5000).describe(
+    'a node silent this long is dead and the others take its tables over (heartbeat about every lease/5)',
+  ),
   /** Account ids (UUIDs) granted the admin role at boot (issue #24: never names or e-mails; nobody is demoted). */
   ADMIN_USERS: z
     .preprocess((v) => (v === undefined ? '' : v), z.string())
@@ -129,14 +228,19 @@ export const envSchema = z.object({
     .superRefine((ids, ctx) => {
       const bad = ids.filter((id) => !ACCOUNT_ID.test(id));
       if (bad.length) ctx.addIssue({ code: 'custom', message: adminUsersError(bad) });
-    }),
-  REDIS_URL: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .refine((v) => /^rediss?:\/\/[^/]/.test(v), 'REDIS_URL must start with redis:// or rediss://')
-      .optional(),
-  ),
+    })
+    .describe('account ids (UUIDs, comma-separated) granted the admin role at start; nobody is demoted'),
+  REDIS_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .refine((v) => /^rediss?:\/\/[^/]/.test(v), 'REDIS_URL must start with redis:// or rediss://')
+        .optional(),
+    )
+    .describe(
+      'Redis for socket.io broadcasts and presence; with DATABASE_URL it turns on cluster mode (see docs/scaling.md)',
+    ),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -161,11 +265,15 @@ export abstract class AppConfig {
   jwtSecretSource!: 'env' | 'generated' | 'file';
   jwtExpiresInSeconds!: number;
   clientUrl!: string;
+  /** Issue #31: CLIENT_URL was set (not the default): links the server builds use it; else the client's own address. */
+  clientUrlSet?: boolean;
   corsOrigins!: string[];
   /** undefined when DISCORD_CLIENT_ID / SECRET / REDIRECT_URI are not all set. */
   discord?: DiscordConfig;
   discordAuthorizeUrl!: string;
   discordApiUrl!: string;
+  /** Issue #26: OpenID Connect issuers and GitHub (OIDC_PROVIDERS, OIDC_<ID>_*, GITHUB_*; see auth/sso.config.ts). */
+  sso?: SsoProviderConfig[];
   logLevel!: string;
   loginMaxFailuresPerAccount!: number;
   loginMaxFailuresPerIp!: number;
@@ -175,6 +283,8 @@ export abstract class AppConfig {
   registerMaxPerIp!: number;
   /** In-app invitations one user may send per minute (socket invite_player and POST /api/games/:id/invite). */
   inviteMaxPerMinute!: number;
+  /** Days a deleted account's old username stays reserved before anyone may take it (issue #26). */
+  accountNameHoldDays!: number;
   /** GET /metrics on the public port answers only `Authorization: Bearer <metricsToken>`; unset: 404 there. */
   metricsToken?: string;
   /** A separate listener serving only GET /metrics (no token) on metricsHost:metricsPort; unset: none. */
@@ -190,6 +300,8 @@ export abstract class AppConfig {
   cluster!: { enabled: boolean; nodeId: string; leaseMs: number };
   /** ADMIN_USERS: account ids granted the admin role at boot (lower-case UUIDs). */
   adminUserIds!: string[];
+  /** SERVER_NAME / SERVER_DESCRIPTION / SERVER_ICON_URL: the public server-info (issue #30). */
+  serverInfo!: { name: string; description: string; iconUrl: string | null };
 }
 
 export class ConfigValidationError extends Error {
@@ -245,6 +357,8 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
       'DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_REDIRECT_URI must be set together (or none of them)',
     ]);
   }
+  const sso = parseSsoProviders(env, e.CLIENT_URL);
+  if (sso.errors.length) throw new ConfigValidationError(sso.errors);
   const dataDir = resolve(e.DATA_DIR);
   const { secret, source } = resolveJwtSecret(dataDir, e.JWT_SECRET);
   const clientOrigin = new URL(e.CLIENT_URL).origin;
@@ -265,6 +379,7 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
     jwtSecretSource: source,
     jwtExpiresInSeconds: e.JWT_EXPIRES_IN,
     clientUrl: e.CLIENT_URL.replace(/\/+$/, ''),
+    clientUrlSet: typeof env.CLIENT_URL === 'string' && env.CLIENT_URL.trim() !== '',
     corsOrigins,
     discord:
       discordSet === 3
@@ -278,17 +393,20 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
         : undefined,
     discordAuthorizeUrl: e.DISCORD_AUTHORIZE_URL,
     discordApiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
+    sso: sso.providers,
     logLevel: e.LOG_LEVEL,
     loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     loginMaxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
     registerMaxPerIp: e.REGISTER_MAX_PER_IP,
     inviteMaxPerMinute: e.INVITE_MAX_PER_MINUTE,
+    accountNameHoldDays: e.ACCOUNT_NAME_HOLD_DAYS,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL,
     adminUserIds: e.ADMIN_USERS,
+    serverInfo: { name: e.SERVER_NAME, description: e.SERVER_DESCRIPTION, iconUrl: e.SERVER_ICON_URL ?? null },
     cluster: {
       enabled: !!e.REDIS_URL && !!e.DATABASE_URL,
       nodeId: e.NODE_ID ?? `${hostname()}:${e.PORT}`,

@@ -21,7 +21,11 @@ describe('server node flags', () => {
     const r = spawnSync(
       process.execPath,
       // plain text on stdout: `-p` would colour the number when FORCE_COLOR is set (as under Nx in CI)
-      [...serverNodeFlags(undefined), '-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"],
+      [
+        ...serverNodeFlags(undefined),
+        '-e',
+        "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))",
+      ],
       { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
     );
     expect(r.stderr).toBe('');

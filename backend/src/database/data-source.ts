@@ -80,7 +80,11 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
  * statements (the table store's group commit) "already exists". Every new connection first forgets them.
  */
 function forgetPreparedOnConnect(dataSource: DataSource): void {
-  const pool = (dataSource.driver as unknown as { master?: { on(e: 'connect', fn: (c: { query(sql: string): Promise<unknown> }) => void): void } }).master;
+  const pool = (
+    dataSource.driver as unknown as {
+      master?: { on(e: 'connect', fn: (c: { query(sql: string): Promise<unknown> }) => void): void };
+    }
+  ).master;
   pool?.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => undefined));
 }
 

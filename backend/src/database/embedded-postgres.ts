@@ -9,7 +9,10 @@ import { Logger } from '@nestjs/common';
 const heldLocks = new Set<string>();
 
 export class DataDirLockedError extends Error {
-  constructor(dir: string, readonly pid: number) {
+  constructor(
+    dir: string,
+    readonly pid: number,
+  ) {
     super(
       `The data directory ${dir} is already in use by another Spades server (pid ${pid}). ` +
         'Stop it first, or point DATA_DIR somewhere else.',
@@ -32,7 +35,12 @@ function pidAlive(pid: number): boolean {
  * allocates stays in the server's RSS; the buffer pages are touched when it opens). Measured for an opened data
  * directory: ~125 MB RSS with 16 MB of shared_buffers (~145 MB with 32 MB, ~185 MB with 64 MB).
  */
-export const EMBEDDED_POSTGRESQL_CONF = ['shared_buffers=16MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB'];
+export const EMBEDDED_POSTGRESQL_CONF = [
+  'shared_buffers=16MB',
+  'work_mem=2MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=2MB',
+];
 
 /**
  * Creating a data directory (initdb) grows PGlite's WebAssembly heap to ~650 MB, which a process never gives
@@ -50,7 +58,13 @@ export async function initDataDirOutOfProcess(pgdata: string): Promise<void> {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolveInit() : reject(new Error(`initialising the embedded database in ${pgdata} failed (exit ${code}): ${err.trim().slice(-500)}`)),
+      code === 0
+        ? resolveInit()
+        : reject(
+            new Error(
+              `initialising the embedded database in ${pgdata} failed (exit ${code}): ${err.trim().slice(-500)}`,
+            ),
+          ),
     );
   });
 }

@@ -17,7 +17,9 @@ export class AppTypeOrmLogger implements TypeOrmLogger {
   logQuery(): void {}
 
   logQueryError(error: string | Error, query: string): void {
-    this.logger.debug(`query failed: ${queryText(query).slice(0, 200)} — ${error instanceof Error ? error.message : error}`);
+    this.logger.debug(
+      `query failed: ${queryText(query).slice(0, 200)} — ${error instanceof Error ? error.message : error}`,
+    );
   }
 
   logQuerySlow(time: number, query: string): void {

@@ -6,6 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CHAT_HIDES_SQL } from '../reports/chat-hides';
 
 /** Senders each recipient blocks (recipient id → blocked ids); a recipient missing from the map blocks nobody. */
 export type BlockedSenders = ReadonlyMap<string, ReadonlySet<string>>;
@@ -16,7 +17,11 @@ export function chatVisibleTo(senderId: string, recipientId: string, blocked: Bl
 }
 
 /** The messages of `chat` that `recipientId` may see (same order). */
-export function visibleChat<M extends { userId: string }>(chat: readonly M[], recipientId: string, blocked: BlockedSenders): M[] {
+export function visibleChat<M extends { userId: string }>(
+  chat: readonly M[],
+  recipientId: string,
+  blocked: BlockedSenders,
+): M[] {
   const mine = blocked.get(recipientId);
   return mine && mine.size ? chat.filter((m) => !mine.has(m.userId)) : chat.slice();
 }
@@ -24,7 +29,7 @@ export function visibleChat<M extends { userId: string }>(chat: readonly M[], re
 /** The sender id of the table's system messages (never blocked). */
 export const SYSTEM_SENDER = 'system';
 
-/** Reads the block relations of the recipients of one emission (one indexed query). */
+/** Reads the blocks and player mutes (issue #25) of the recipients of one emission (one indexed query). */
 @Injectable()
 export class ChatBlocks {
   constructor(private readonly ds: DataSource) {}
@@ -34,7 +39,7 @@ export class ChatBlocks {
     const ids = recipientIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     if (!ids.length) return out;
     const rows: { user_id: string; target_id: string }[] = await this.ds.query(
-      `SELECT user_id, target_id FROM user_relations WHERE user_id = ANY($1::uuid[]) AND kind = 'block'`,
+      `SELECT user_id, target_id FROM ${CHAT_HIDES_SQL} h WHERE user_id = ANY($1::uuid[])`,
       [ids],
     );
     for (const r of rows) {

@@ -5,40 +5,9 @@ import { AppConfig } from '../config/config.schema';
 import { GamesService } from './games.service';
 import { HistoryService } from './history';
 import { ParticipantsService } from './participants.service';
-import { TableError } from './table';
-
-function seatIndexOf(body: unknown): number {
-  const b = (body ?? {}) as { seatIndex?: unknown; seat?: unknown };
-  const v = b.seatIndex ?? b.seat;
-  const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw new TableError('seatIndex must be 0, 1, 2 or 3');
-  return n;
-}
-
-/** `requesterId` (spec §7) is accepted for compatibility but must be the token's user. */
-function checkRequester(body: unknown, userId: string): void {
-  const r = (body ?? {}) as { requesterId?: unknown };
-  if (r.requesterId !== undefined && r.requesterId !== null && r.requesterId !== userId) {
-    throw new TableError('requesterId does not match the signed-in user', 403);
-  }
-}
-
-/** The invite token offered in a body (`invite`), if any. */
-function inviteOf(body: unknown): string | undefined {
-  const v = ((body ?? {}) as { invite?: unknown }).invite;
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > 200) throw new TableError('invite must be a string');
-  return v;
-}
-
-function optionalSeat(body: unknown): number | undefined {
-  const b = (body ?? {}) as { seat?: unknown; seatIndex?: unknown };
-  const v = b.seat ?? b.seatIndex;
-  if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw new TableError('Invalid seat');
-  return n;
-}
+import { BotSeatBodyInput, checkRequester } from './bot-seat.input';
+import { CreateGameInput } from './create-game.input';
+import { InviteBodyInput, JoinSeatInput, RemovePlayerInput, SpectateBodyInput } from './join-game.input';
 
 /** HTTP API of the tables (spec §7). Identity only from the Bearer token. */
 @Controller('games')
@@ -62,11 +31,8 @@ export class GamesController {
    * (the creator is the token's user).
    */
   @Post()
-  async create(@CurrentUserId() userId: string, @Body() body: unknown) {
-    const me = await this.people.get(userId);
-    const priv = (body ?? {}) as { private?: unknown };
-    if (priv.private !== undefined && typeof priv.private !== 'boolean') throw new TableError('private must be true or false');
-    return this.games.create(body, me, { private: priv.private === true });
+  async create(@CurrentUserId() userId: string, @Body() body: CreateGameInput) {
+    return this.games.create(body.settings, await this.people.get(userId), { private: body.private === true });
   }
 
   /** The caller's view; a private table needs membership or `?invite=<token>`. */
@@ -97,14 +63,14 @@ export class GamesController {
 
   @Post(':id/join')
   @HttpCode(200)
-  async join(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
-    return this.games.join(id, await this.people.get(userId), optionalSeat(body), inviteOf(body));
+  async join(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: JoinSeatInput) {
+    return this.games.join(id, await this.people.get(userId), body.seatIndex, body.invite);
   }
 
   @Post(':id/spectate')
   @HttpCode(200)
-  async spectate(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
-    return this.games.spectate(id, await this.people.get(userId), inviteOf(body));
+  async spectate(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: SpectateBodyInput) {
+    return this.games.spectate(id, await this.people.get(userId), body.invite);
   }
 
   /** Host only: the table's invite link (created on first use). */
@@ -129,12 +95,10 @@ export class GamesController {
   /** Body `{ userId, reserveSeat? }`: in-app invitation of a friend (socket `game_invitation` to them). */
   @Post(':id/invite')
   @HttpCode(200)
-  async invite(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
-    const b = (body ?? {}) as { userId?: unknown; reserveSeat?: unknown };
-    if (typeof b.userId !== 'string' || !b.userId) throw new TableError('userId is required');
-    const to = await this.people.find(b.userId);
+  async invite(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: InviteBodyInput) {
+    const to = await this.people.find(body.userId);
     await this.people.assertCanInvite(userId, to.userId);
-    return this.games.invitePlayer(id, await this.people.get(userId), to, b.reserveSeat === true);
+    return this.games.invitePlayer(id, await this.people.get(userId), to, body.reserveSeat === true);
   }
 
   @Post(':id/decline')
@@ -144,16 +108,19 @@ export class GamesController {
   }
 
   private link(gameId: string, token: string): InviteLink {
-    return { gameId, token, ...inviteUrls(this.config.clientUrl, gameId, token) };
+    return {
+      gameId,
+      token,
+      ...inviteUrls(this.config.clientUrl, gameId, token),
+      configured: this.config.clientUrlSet === true,
+    };
   }
 
   /** Host only, before the start (issue #24): body `{ userId }` — their seat, watching place, invitation and admission go. */
   @Post(':id/remove-player')
   @HttpCode(200)
-  removePlayer(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
-    const target = ((body ?? {}) as { userId?: unknown }).userId;
-    if (typeof target !== 'string' || !target || target.length > 100) throw new TableError('userId is required');
-    return this.games.removePlayer(id, userId, target);
+  removePlayer(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: RemovePlayerInput) {
+    return this.games.removePlayer(id, userId, body.userId);
   }
 
   @Post(':id/leave')
@@ -170,30 +137,30 @@ export class GamesController {
 
   @Post(':id/invite-bot')
   @HttpCode(200)
-  inviteBot(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+  inviteBot(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: BotSeatBodyInput) {
     checkRequester(body, userId);
-    return this.games.inviteBot(id, userId, seatIndexOf(body), false);
+    return this.games.inviteBot(id, userId, body.seatIndex, false);
   }
 
   @Post(':id/invite-bot-midgame')
   @HttpCode(200)
-  inviteBotMidgame(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+  inviteBotMidgame(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: BotSeatBodyInput) {
     checkRequester(body, userId);
-    return this.games.inviteBot(id, userId, seatIndexOf(body), true);
+    return this.games.inviteBot(id, userId, body.seatIndex, true);
   }
 
   @Post(':id/remove-bot')
   @HttpCode(200)
-  removeBot(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+  removeBot(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: BotSeatBodyInput) {
     checkRequester(body, userId);
-    return this.games.removeBot(id, userId, seatIndexOf(body), false);
+    return this.games.removeBot(id, userId, body.seatIndex, false);
   }
 
   @Post(':id/remove-bot-midgame')
   @HttpCode(200)
-  removeBotMidgame(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
+  removeBotMidgame(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: BotSeatBodyInput) {
     checkRequester(body, userId);
-    return this.games.removeBot(id, userId, seatIndexOf(body), true);
+    return this.games.removeBot(id, userId, body.seatIndex, true);
   }
 }
 
@@ -207,7 +174,12 @@ export class HistoryController {
   constructor(private readonly history: HistoryService) {}
 
   @Get(':id/games')
-  games(@CurrentUserId() callerId: string, @Param('id') id: string, @Query('page') page?: string, @Query('pageSize') pageSize?: string) {
+  games(
+    @CurrentUserId() callerId: string,
+    @Param('id') id: string,
+    @Query('page') page?: string,
+    @Query('pageSize') pageSize?: string,
+  ) {
     return this.history.userGames(id, page, pageSize, callerId);
   }
 }

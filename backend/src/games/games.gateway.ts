@@ -6,56 +6,21 @@
  */
 import { Logger } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
-import { checkActionId, parseChatInput } from '@spades/common';
-import type { Socket } from 'socket.io';
+import { WireError, type ClientEventName, type ClientPayload } from '@spades/common';
 import { reportUnexpected } from '../common/error-ref';
-import { LOBBY_LIST_FULL_ROOM, LOBBY_VIEW_ROOM, RealtimeService } from '../realtime/realtime.service';
+import { InvalidPayload, NoPayloadInput, parsePayload } from '../common/payload';
+import { LOBBY_LIST_FULL_ROOM, LOBBY_VIEW_ROOM, RealtimeService, type AppSocket } from '../realtime/realtime.service';
 import { GamesService } from './games.service';
 import { ParticipantsService } from './participants.service';
 import { isSpectator, TableError } from './table';
 import { isMember } from './visibility';
+import { BotSeatInput, checkRequester } from './bot-seat.input';
+import { CreateGameInput } from './create-game.input';
+import { GameIdInput, TableActionInput, WatchLobbyInput } from './game-id.input';
+import { InvitePlayerInput, JoinGameInput, SpectateInput } from './join-game.input';
+import { ChatMessageInput, chatText, MakeBidInput, PlayCardInput, QuickChatInput } from './table-action.input';
 
-type Payload = Record<string, unknown>;
-
-function obj(data: unknown): Payload {
-  if (typeof data === 'string') return { gameId: data };
-  return data && typeof data === 'object' ? (data as Payload) : {};
-}
-
-function gameIdOf(p: Payload): string {
-  const id = p.gameId ?? p.id;
-  if (typeof id !== 'string' || !id) throw new TableError('gameId is required');
-  return id;
-}
-
-function seatOf(p: Payload, required: boolean): number | undefined {
-  const v = p.seatIndex ?? p.seat;
-  if (v === undefined || v === null) {
-    if (required) throw new TableError('seatIndex must be 0, 1, 2 or 3');
-    return undefined;
-  }
-  const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw new TableError('seatIndex must be 0, 1, 2 or 3');
-  return n;
-}
-
-function inviteOf(p: Payload): string | undefined {
-  const v = p.invite;
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > 200) throw new TableError('invite must be a string');
-  return v;
-}
-
-function actionIdOf(p: Payload): string | undefined {
-  const a = p.actionId ?? p.clientActionId;
-  if (a === undefined || a === null) return undefined;
-  if (typeof a !== 'string' && typeof a !== 'number') throw new TableError('actionId must be a string');
-  const s = String(a);
-  if (s.length === 0 || s.length > 100) throw new TableError('actionId must be 1-100 characters');
-  const checked = checkActionId(s);
-  if (!checked.ok) throw new TableError(checked.message);
-  return s;
-}
+type Input<T> = new () => T;
 
 @WebSocketGateway()
 export class GamesGateway {
@@ -67,31 +32,38 @@ export class GamesGateway {
     private readonly realtime: RealtimeService,
   ) {}
 
-  private async run(client: Socket, event: string, fn: (userId: string) => Promise<unknown>): Promise<unknown> {
+  /**
+   * Every handler: the payload checked against its DTO (`InvalidPayload` before anything runs), the caller
+   * signed in, then the command; the answer is the ack and, on refusal, also `error { message, event, code? }`.
+   */
+  private async run<T extends object>(
+    client: AppSocket,
+    event: ClientEventName,
+    dto: Input<T>,
+    data: unknown,
+    fn: (userId: string, input: T) => Promise<unknown>,
+  ): Promise<unknown> {
     try {
       const userId = client.data?.userId as string | undefined;
       if (!userId) throw new TableError('Not authenticated', 401);
-      const result = await fn(userId);
+      const input = parsePayload(dto, data);
+      const result = await fn(userId, input);
       return { ...(result && typeof result === 'object' && !Array.isArray(result) ? result : {}), ok: true };
     } catch (e) {
       // a refusal says why; anything else (a storage error, a bug) is logged with a reference the client gets instead
-      const message = e instanceof TableError || isHttpError(e) ? messageOf(e as Error) : reportUnexpected(this.log, event, e);
-      client.emit('error', { message, event });
-      return { ok: false, message };
+      const message =
+        e instanceof TableError || isHttpError(e) ? messageOf(e as Error) : reportUnexpected(this.log, event, e);
+      const code =
+        e instanceof TableError ? e.code : e instanceof InvalidPayload ? WireError.INVALID_PAYLOAD : undefined;
+      client.emit('error', { message, event, ...(code ? { code } : {}) });
+      return { ok: false, message, ...(code ? { code } : {}) };
     }
   }
 
-  private checkRequester(p: Payload, userId: string): void {
-    const r = p.requesterId;
-    if (r !== undefined && r !== null && r !== userId) throw new TableError('requesterId does not match the signed-in user', 403);
-  }
-
   @SubscribeMessage('create_game')
-  createGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'create_game', async (userId) => {
-      const p = obj(data);
-      const settings = p.settings ?? p.rules ?? p;
-      const view = await this.games.create(settings, await this.people.get(userId), { private: p.private === true });
+  createGame(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'create_game'>) {
+    return this.run(c, 'create_game', CreateGameInput, data, async (userId, p) => {
+      const view = await this.games.create(p.settings, await this.people.get(userId), { private: p.private === true });
       c.emit('game_update', view);
       return { gameId: view.id };
     });
@@ -107,9 +79,9 @@ export class GamesGateway {
    * list (coalesced, at most once a second) instead of deltas.
    */
   @SubscribeMessage('watch_lobby')
-  watchLobby(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'watch_lobby', async (userId) => {
-      const full = obj(data).full === true;
+  watchLobby(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'watch_lobby'>) {
+    return this.run(c, 'watch_lobby', WatchLobbyInput, data, async (userId, p) => {
+      const full = p.full === true;
       await c.join(full ? [LOBBY_VIEW_ROOM, LOBBY_LIST_FULL_ROOM] : LOBBY_VIEW_ROOM);
       if (!full) await c.leave(LOBBY_LIST_FULL_ROOM);
       c.emit('games_updated', await this.games.list(userId));
@@ -119,8 +91,8 @@ export class GamesGateway {
   }
 
   @SubscribeMessage('unwatch_lobby')
-  unwatchLobby(@ConnectedSocket() c: Socket) {
-    return this.run(c, 'unwatch_lobby', async () => {
+  unwatchLobby(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'unwatch_lobby'>) {
+    return this.run(c, 'unwatch_lobby', NoPayloadInput, data, async () => {
       await c.leave(LOBBY_VIEW_ROOM);
       await c.leave(LOBBY_LIST_FULL_ROOM);
       return {};
@@ -139,146 +111,149 @@ export class GamesGateway {
   }
 
   @SubscribeMessage('join_game')
-  joinGame(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'join_game', async (userId) => {
-      const p = obj(data);
-      const gameId = gameIdOf(p);
-      const seat = seatOf(p, false);
-      const invite = inviteOf(p);
+  joinGame(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'join_game'>) {
+    return this.run(c, 'join_game', JoinGameInput, data, async (userId, p) => {
       const view =
-        (await this.rejoinView(gameId, userId, false)) ??
-        (await this.games.joinOrWatch(gameId, await this.people.get(userId), seat, invite));
+        (await this.rejoinView(p.gameId, userId, false)) ??
+        (await this.games.joinOrWatch(p.gameId, await this.people.get(userId), p.seatIndex, p.invite));
       c.emit('game_update', view);
       return { gameId: view.id, seat: view.mySeat };
     });
   }
 
   @SubscribeMessage('join_game_as_spectator')
-  spectate(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'join_game_as_spectator', async (userId) => {
-      const p = obj(data);
-      const gameId = gameIdOf(p);
-      const invite = inviteOf(p);
+  spectate(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'join_game_as_spectator'>) {
+    return this.run(c, 'join_game_as_spectator', SpectateInput, data, async (userId, p) => {
       const view =
-        (await this.rejoinView(gameId, userId, true)) ??
-        (await this.games.spectate(gameId, await this.people.get(userId), invite));
+        (await this.rejoinView(p.gameId, userId, true)) ??
+        (await this.games.spectate(p.gameId, await this.people.get(userId), p.invite));
       c.emit('game_update', view);
-      return { gameId };
+      return { gameId: p.gameId };
     });
   }
 
   @SubscribeMessage('leave_game')
-  leave(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'leave_game', (userId) => this.games.leave(gameIdOf(obj(data)), userId));
+  leave(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'leave_game'>) {
+    return this.run(c, 'leave_game', GameIdInput, data, (userId, p) => this.games.leave(p.gameId, userId));
   }
 
   @SubscribeMessage('start_game')
-  start(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'start_game', async (userId) => {
-      await this.games.start(gameIdOf(obj(data)), userId);
+  start(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'start_game'>) {
+    return this.run(c, 'start_game', GameIdInput, data, async (userId, p) => {
+      await this.games.start(p.gameId, userId);
       return {};
     });
   }
 
   @SubscribeMessage('make_bid')
-  bid(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'make_bid', (userId) => {
-      const p = obj(data);
-      return this.games.act(gameIdOf(p), userId, 'bid', { bid: p.bid, blind: p.blind }, actionIdOf(p));
-    });
+  bid(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'make_bid'>) {
+    return this.run(c, 'make_bid', MakeBidInput, data, (userId, p) =>
+      this.games.act(p.gameId, userId, 'bid', { bid: p.bid, blind: p.blind }, p.actionId),
+    );
   }
 
   @SubscribeMessage('play_card')
-  play(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'play_card', (userId) => {
-      const p = obj(data);
-      return this.games.act(gameIdOf(p), userId, 'play', { card: p.card }, actionIdOf(p));
+  play(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'play_card'>) {
+    return this.run(c, 'play_card', PlayCardInput, data, (userId, p) =>
+      this.games.act(p.gameId, userId, 'play', { card: p.card }, p.actionId),
+    );
+  }
+
+  /** Issue #31: claim the remaining tricks; refused (nothing changes) unless common's claim check proves it. */
+  @SubscribeMessage('claim')
+  claim(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'claim'>) {
+    return this.run(c, 'claim', TableActionInput, data, (userId, p) => this.games.claim(p.gameId, userId, p.actionId));
+  }
+
+  /** Issue #31: a quick-chat preset, counted against the same per-player limit as typed chat. */
+  @SubscribeMessage('quick_chat')
+  quickChat(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'quick_chat'>) {
+    return this.run(c, 'quick_chat', QuickChatInput, data, async (userId, p) => {
+      await this.people.assertChatRate(userId, p.gameId, p.actionId);
+      return this.games.quickChat(p.gameId, await this.people.get(userId), p.id, p.actionId);
     });
   }
 
   /** Not in the spec: the player looks at their cards (declines blind nil). */
   @SubscribeMessage('reveal_cards')
-  reveal(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'reveal_cards', (userId) => {
-      const p = obj(data);
-      return this.games.act(gameIdOf(p), userId, 'reveal', {}, actionIdOf(p));
-    });
+  reveal(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'reveal_cards'>) {
+    return this.run(c, 'reveal_cards', TableActionInput, data, (userId, p) =>
+      this.games.act(p.gameId, userId, 'reveal', {}, p.actionId),
+    );
   }
 
   @SubscribeMessage('start_new_hand')
-  startNewHand(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'start_new_hand', (userId) => this.games.startNewHand(gameIdOf(obj(data)), userId));
+  startNewHand(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'start_new_hand'>) {
+    return this.run(c, 'start_new_hand', GameIdInput, data, (userId, p) => this.games.startNewHand(p.gameId, userId));
   }
 
   @SubscribeMessage('play_again')
-  playAgain(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'play_again', (userId) => this.games.playAgain(gameIdOf(obj(data)), userId));
+  playAgain(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'play_again'>) {
+    return this.run(c, 'play_again', GameIdInput, data, (userId, p) => this.games.playAgain(p.gameId, userId));
   }
 
   /** Fills an open seat with a bot: host while WAITING; during a game the partner rule of spec §5. */
   @SubscribeMessage('fill_seat_with_bot')
-  fillSeat(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+  fillSeat(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'fill_seat_with_bot'>) {
     return this.botCommand(c, 'fill_seat_with_bot', data, 'invite');
   }
 
   @SubscribeMessage('invite_bot')
-  inviteBot(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+  inviteBot(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'invite_bot'>) {
     return this.botCommand(c, 'invite_bot', data, 'invite');
   }
 
   @SubscribeMessage('remove_bot')
-  removeBot(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
+  removeBot(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'remove_bot'>) {
     return this.botCommand(c, 'remove_bot', data, 'remove');
   }
 
   /** Bot seat commands: the requester must be the token's user; the table's state decides WAITING vs mid-game rules. */
-  private botCommand(c: Socket, event: string, data: unknown, op: 'invite' | 'remove') {
-    return this.run(c, event, async (userId) => {
-      const p = obj(data);
-      this.checkRequester(p, userId);
-      const gameId = gameIdOf(p);
-      const midGame = (await this.games.record(gameId)).status !== 'WAITING';
-      const seat = seatOf(p, true)!;
-      if (op === 'invite') await this.games.inviteBot(gameId, userId, seat, midGame);
-      else await this.games.removeBot(gameId, userId, seat, midGame);
+  private botCommand(
+    c: AppSocket,
+    event: 'fill_seat_with_bot' | 'invite_bot' | 'remove_bot',
+    data: unknown,
+    op: 'invite' | 'remove',
+  ) {
+    return this.run(c, event, BotSeatInput, data, async (userId, p) => {
+      checkRequester(p, userId);
+      const midGame = (await this.games.record(p.gameId)).status !== 'WAITING';
+      if (op === 'invite') await this.games.inviteBot(p.gameId, userId, p.seatIndex, midGame);
+      else await this.games.removeBot(p.gameId, userId, p.seatIndex, midGame);
       return {};
     });
   }
 
   /** Issue #12: invite a friend to the table (`game_invitation` to them), optionally holding a seat. */
   @SubscribeMessage('invite_player')
-  invitePlayer(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'invite_player', async (userId) => {
-      const p = obj(data);
-      if (typeof p.userId !== 'string' || !p.userId) throw new TableError('userId is required');
+  invitePlayer(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'invite_player'>) {
+    return this.run(c, 'invite_player', InvitePlayerInput, data, async (userId, p) => {
       const to = await this.people.find(p.userId);
       await this.people.assertCanInvite(userId, to.userId);
-      return this.games.invitePlayer(gameIdOf(p), await this.people.get(userId), to, p.reserveSeat === true);
+      return this.games.invitePlayer(p.gameId, await this.people.get(userId), to, p.reserveSeat === true);
     });
   }
 
   @SubscribeMessage('decline_invitation')
-  declineInvitation(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'decline_invitation', (userId) => this.games.declineInvitation(gameIdOf(obj(data)), userId));
+  declineInvitation(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'decline_invitation'>) {
+    return this.run(c, 'decline_invitation', GameIdInput, data, (userId, p) =>
+      this.games.declineInvitation(p.gameId, userId),
+    );
   }
 
   @SubscribeMessage('chat_message')
-  chat(@ConnectedSocket() c: Socket, @MessageBody() data: unknown) {
-    return this.run(c, 'chat_message', async (userId) => {
-      const p = obj(data);
-      const parsed = parseChatInput(p.message);
-      if (!parsed.ok) throw new TableError(parsed.message);
-      // the whole input is checked before the rate limit: a refused message does not use it up
-      const [gameId, actionId] = [gameIdOf(p), actionIdOf(p)];
-      await this.people.assertChatRate(userId, gameId, actionId);
-      return this.games.chat(gameId, await this.people.get(userId), parsed.text, actionId);
+  chat(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'chat_message'>) {
+    return this.run(c, 'chat_message', ChatMessageInput, data, async (userId, p) => {
+      // the whole input is checked (the DTO) before the rate limit: a refused message does not use it up
+      await this.people.assertChatRate(userId, p.gameId, p.actionId);
+      return this.games.chat(p.gameId, await this.people.get(userId), chatText(p), p.actionId);
     });
   }
 
   /** Legacy client call: the server already times the trick display (TRICK_DISPLAY_MS). */
   @SubscribeMessage('setup_trick_completion_delay')
-  trickDelay(@ConnectedSocket() c: Socket) {
-    return this.run(c, 'setup_trick_completion_delay', async () => ({}));
+  trickDelay(@ConnectedSocket() c: AppSocket, @MessageBody() data: ClientPayload<'setup_trick_completion_delay'>) {
+    return this.run(c, 'setup_trick_completion_delay', NoPayloadInput, data, async () => ({}));
   }
 }
 
@@ -288,6 +263,7 @@ function isHttpError(e: unknown): boolean {
 
 function messageOf(e: Error): string {
   const r = (e as { getResponse?: () => unknown }).getResponse?.();
-  if (r && typeof r === 'object' && typeof (r as { message?: unknown }).message === 'string') return (r as { message: string }).message;
+  if (r && typeof r === 'object' && typeof (r as { message?: unknown }).message === 'string')
+    return (r as { message: string }).message;
   return e.message;
 }

@@ -5,6 +5,16 @@ import { HistoryService } from './history';
 import { GAMES_CONFIG, loadGamesConfig } from './games.config';
 import { GamesGateway } from './games.gateway';
 import { GamesService } from './games.service';
+import { ClusterPeers } from './cluster-peers';
+import { LocalTables } from './local-tables.service';
+import { LobbyQueries } from './lobby-queries';
+import { TableChat } from './table-chat';
+import { TableCommands } from './table-commands';
+import { TableFailover } from './table-failover';
+import { TableInvitations } from './table-invitations';
+import { TablePlacement } from './table-placement';
+import { TableRouter } from './table-router';
+import { TournamentTableCommands } from './tournament-table-commands';
 import { GamesSettlement } from './games.settlement';
 import { TableFanout } from './table.fanout';
 import { TableStore } from './table.store';
@@ -23,7 +33,13 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
  */
 @Module({
   imports: [BotsModule],
-  controllers: [GamesController, HistoryController, InvitationsController, ReplayShareController, SharedReplayController],
+  controllers: [
+    GamesController,
+    HistoryController,
+    InvitationsController,
+    ReplayShareController,
+    SharedReplayController,
+  ],
   providers: [
     { provide: GAMES_CONFIG, useFactory: () => loadGamesConfig(process.env) },
     { provide: GamesRealtime, useClass: RealtimeGamesEmitter },
@@ -36,6 +52,16 @@ import { GamesLedger, GamesRealtime, RealtimeGamesEmitter } from './ports';
     ChatBlocks,
     TableAccess,
     ReplayShares,
+    ClusterPeers,
+    LocalTables,
+    LobbyQueries,
+    TableCommands,
+    TableInvitations,
+    TableChat,
+    TournamentTableCommands,
+    TableFailover,
+    TableRouter,
+    TablePlacement,
     GamesService,
     HistoryService,
     GamesGateway,

@@ -29,6 +29,7 @@ export class GamesSettlement {
    * row locks.
    */
   async collectBuyIns(m: EntityManager, rec: TableRecord): Promise<void> {
+    if (rec.settings.buyIn <= 0) return; // issue #27: a tournament table (buy-in 0): nothing to escrow
     const short = await this.ledger.unableToPay(
       m,
       rec.participants.map((p) => p.userId),
@@ -90,12 +91,10 @@ export class GamesSettlement {
         if (house > 0) await this.ledger.toHouse(m, rec.id, house, ref);
         if (result && !abandoned) await this.ledger.recordStats(m, rec, result);
         await this.ledger.recordRatings(m, rec, { result: abandoned ? null : result, payouts: paid }); // issue #11
-        await m.query(`UPDATE game_settlements SET payouts = $3, house_amount = $4 WHERE game_id = $1 AND game_number = $2`, [
-          rec.id,
-          rec.gameNumber,
-          JSON.stringify(paid),
-          house,
-        ]);
+        await m.query(
+          `UPDATE game_settlements SET payouts = $3, house_amount = $4 WHERE game_id = $1 AND game_number = $2`,
+          [rec.id, rec.gameNumber, JSON.stringify(paid), house],
+        );
       }
       rec.settlement = 'done';
       rec.payouts = paid;

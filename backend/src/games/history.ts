@@ -29,13 +29,12 @@ import {
   ReplayPlayer,
   runReplay,
   Seat,
+  UUID_RE as UUID,
 } from '@spades/common';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppliedAction, isHuman, TableError, TableRecord } from './table';
-import { ACCESS_ERRORS, TableAccess, Viewer } from './table.access';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { accessRefusal, TableAccess, Viewer } from './table.access';
 
 export const REPLAY_IN_PROGRESS = 'The game is still in progress: its replay is available once it has ended';
 
@@ -51,7 +50,9 @@ function playersOf(rec: TableRecord): ReplayPlayer[] {
     const seat = i as Seat;
     if (!o) {
       const p = rec.participants.find((x) => x.seat === seat);
-      return p ? { seat, userId: p.userId, username: p.username, kind: 'human' } : { seat, userId: null, username: 'Empty seat', kind: 'vacant' };
+      return p
+        ? { seat, userId: p.userId, username: p.username, kind: 'human' }
+        : { seat, userId: null, username: 'Empty seat', kind: 'vacant' };
     }
     return { seat, userId: o.kind === 'human' ? o.userId : null, username: o.username, kind: o.kind };
   });
@@ -70,7 +71,10 @@ export async function recordFinishedGame(m: EntityManager, rec: TableRecord): Pr
   const e = rec.engine;
   if (!gameFinished(rec) || !e.result) return; // (the second test narrows the type)
   const finishedAt = new Date(rec.finishedAt ?? Date.now());
-  const participants: StoredParticipant[] = rec.participants.map((p) => ({ ...p, forfeited: (rec.forfeited ?? []).includes(p.userId) }));
+  const participants: StoredParticipant[] = rec.participants.map((p) => ({
+    ...p,
+    forfeited: (rec.forfeited ?? []).includes(p.userId),
+  }));
   const inserted: unknown[] = await m.query(
     `INSERT INTO game_records (game_id, game_number, finished_at, mode, rated, private, settings, players, participants, result, final_state)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING game_id`,
@@ -156,8 +160,9 @@ export class HistoryService {
       everything ? [userId] : [userId, callerId],
     );
     const lim = everything ? 2 : 3;
-    const rows: (RecordRow & { seat: number; rating_change: number | null; payouts: number[] | null })[] = await this.ds.query(
-      `SELECT r.*, p.seat, COALESCE(p.rating_change, rh.delta) AS rating_change, s.payouts
+    const rows: (RecordRow & { seat: number; rating_change: number | null; payouts: number[] | null })[] =
+      await this.ds.query(
+        `SELECT r.*, p.seat, COALESCE(p.rating_change, rh.delta) AS rating_change, s.payouts
          FROM game_record_players p
          JOIN game_records r ON r.game_id = p.game_id AND r.game_number = p.game_number
          LEFT JOIN game_settlements s ON s.game_id = p.game_id AND s.game_number = p.game_number
@@ -166,8 +171,8 @@ export class HistoryService {
         WHERE p.user_id = $1 ${visible}
         ORDER BY p.finished_at DESC, p.game_id, p.game_number DESC
         LIMIT $${lim} OFFSET $${lim + 1}`,
-      [userId, ...(everything ? [] : [callerId]), pageSize, (page - 1) * pageSize],
-    );
+        [userId, ...(everything ? [] : [callerId]), pageSize, (page - 1) * pageSize],
+      );
     const items = rows.map((r): GameHistoryItem => {
       const seat = r.seat as Seat;
       const partners = r.settings.gameMode === 'PARTNERS';
@@ -210,7 +215,10 @@ export class HistoryService {
    */
   async replay(gameId: string, gameNumberInput: unknown, viewer: Viewer): Promise<GameReplay> {
     if (!UUID.test(gameId)) throw new NotFoundException('Game not found');
-    const gameNumber = gameNumberInput === undefined || gameNumberInput === '' ? null : intParam(gameNumberInput, 1, 1, 1_000_000, 'game');
+    const gameNumber =
+      gameNumberInput === undefined || gameNumberInput === ''
+        ? null
+        : intParam(gameNumberInput, 1, 1, 1_000_000, 'game');
     const table: { status: string; game_number: number }[] = await this.ds.query(
       `SELECT status, (snapshot->>'gameNumber')::int AS game_number FROM games WHERE id = $1`,
       [gameId],
@@ -230,20 +238,26 @@ export class HistoryService {
     }
     const r = rows[0];
     if (!(await this.access.mayAccessGame(r.private, await this.access.players(r.game_id, r.game_number), viewer))) {
-      throw new TableError(ACCESS_ERRORS.PRIVATE_GAME, 403);
+      throw accessRefusal('PRIVATE_GAME');
     }
     return this.build(r);
   }
 
   /** The replay of one finished game without an access check: only for a verified share link (replay-share.ts). */
   async sharedReplay(gameId: string, gameNumber: number): Promise<GameReplay> {
-    const rows: RecordRow[] = await this.ds.query(`SELECT * FROM game_records WHERE game_id = $1 AND game_number = $2`, [gameId, gameNumber]);
+    const rows: RecordRow[] = await this.ds.query(
+      `SELECT * FROM game_records WHERE game_id = $1 AND game_number = $2`,
+      [gameId, gameNumber],
+    );
     if (!rows.length) throw new NotFoundException('This game has no replay');
     return this.build(rows[0]);
   }
 
   /** The finished game `gameId`#`gameNumber` (the latest when null): its number and whether it is private; null when none. */
-  async finishedGame(gameId: string, gameNumber: number | null): Promise<{ gameNumber: number; private: boolean } | null> {
+  async finishedGame(
+    gameId: string,
+    gameNumber: number | null,
+  ): Promise<{ gameNumber: number; private: boolean } | null> {
     if (!UUID.test(gameId)) return null;
     const rows: { game_number: number; private: boolean }[] = await this.ds.query(
       gameNumber === null
@@ -269,14 +283,18 @@ export class HistoryService {
     );
     let hands: ReplayHand[];
     if (actions.length) {
-      const run = runReplay(r.settings, actions.map((a) => a.action as GameAction));
+      const run = runReplay(
+        r.settings,
+        actions.map((a) => a.action as GameAction),
+      );
       if (!isDeepStrictEqual(run.final.result, r.result)) {
         this.log.error(`replay of ${r.game_id}#${r.game_number} does not reach the stored result`);
         throw new Error('The stored game log is inconsistent');
       }
       hands = run.hands.map((h) => {
         const s = stored.find((x) => x.hand_number === h.handNumber);
-        if (s && (s.seed.trim() !== h.seed || s.commitment.trim() !== h.commitment)) throw new Error(`hand ${h.handNumber}: seed log mismatch`);
+        if (s && (s.seed.trim() !== h.seed || s.commitment.trim() !== h.commitment))
+          throw new Error(`hand ${h.handNumber}: seed log mismatch`);
         return { ...h, score: h.score ?? (s?.record as HandRecord) };
       });
     } else {
@@ -287,12 +305,20 @@ export class HistoryService {
         seed: s.seed.trim(),
         commitment: s.commitment.trim(),
         cards: dealFromSeed(fromHex(s.seed.trim())!),
-        bids: s.record.bids.map((bid, seat) => ({ seat: seat as Seat, bid, blind: s.record.blind[seat], auto: s.record.autoBid[seat] })),
+        bids: s.record.bids.map((bid, seat) => ({
+          seat: seat as Seat,
+          bid,
+          blind: s.record.blind[seat],
+          auto: s.record.autoBid[seat],
+        })),
         tricks: [],
         score: s.record,
       }));
     }
-    const [settled] = await this.ds.query(`SELECT payouts FROM game_settlements WHERE game_id = $1 AND game_number = $2`, [r.game_id, r.game_number]);
+    const [settled] = await this.ds.query(
+      `SELECT payouts FROM game_settlements WHERE game_id = $1 AND game_number = $2`,
+      [r.game_id, r.game_number],
+    );
     return {
       schema: REPLAY_SCHEMA,
       version: REPLAY_SCHEMA_VERSION,
@@ -314,6 +340,7 @@ export class HistoryService {
 export function intParam(v: unknown, def: number, min: number, max: number, name: string): number {
   if (v === undefined || v === null || v === '') return def;
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw new TableError(`${name} must be an integer between ${min} and ${max}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max)
+    throw new TableError(`${name} must be an integer between ${min} and ${max}`);
   return n;
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS } from '@spades/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, muteMessage } from '@spades/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config.schema';
+import { SanctionsService } from '../moderation/sanctions.service';
 import { RATE_MESSAGES, RateLimit, RateLimiter } from '../realtime/rate.limiter';
 import { UsersService } from '../users/users.service';
 import { Participant, TableError } from './table';
@@ -16,8 +17,7 @@ const ADMITTED_IDS_MAX = 50_000;
 /** Refusals of an in-app invitation (ParticipantsService.assertCanInvite). */
 export const INVITE_ERRORS = {
   blocked: 'You cannot invite this player',
-  notFriended: (name: string) =>
-    `${name} has not added you as a friend; send them the table's invite link instead`,
+  notFriended: (name: string) => `${name} has not added you as a friend; send them the table's invite link instead`,
 } as const;
 
 /** Display data of a table participant, always read from the account (never from the request body). */
@@ -31,6 +31,8 @@ export class ParticipantsService {
     private readonly ds: DataSource,
     private readonly limiter: RateLimiter,
     private readonly config: AppConfig,
+    /** Issue #25: a player muted in all chat cannot chat at tables either. */
+    @Optional() private readonly sanctions?: SanctionsService,
   ) {}
 
   async get(userId: string): Promise<Participant> {
@@ -56,7 +58,10 @@ export class ParticipantsService {
     const key = actionId === undefined ? null : JSON.stringify([userId, gameId, actionId]);
     const now = Date.now();
     if (key !== null && (this.admittedChatIds.get(key) ?? 0) > now) return;
-    if (!(await this.limiter.admit(TABLE_CHAT_LIMIT, userId, now))) throw new TableError(RATE_MESSAGES.chatTooFast, 429);
+    const mute = await this.sanctions?.muteFor(userId, 'table');
+    if (mute) throw new TableError(muteMessage(mute), 403);
+    if (!(await this.limiter.admit(TABLE_CHAT_LIMIT, userId, now)))
+      throw new TableError(RATE_MESSAGES.chatTooFast, 429);
     if (key === null) return;
     this.admittedChatIds.delete(key);
     this.admittedChatIds.set(key, now + ADMITTED_ID_TTL_MS);

@@ -3,7 +3,7 @@
  * and the realtime emitter. Thin adapters over CoinsService, StatsService and RealtimeService.
  */
 import { Injectable } from '@nestjs/common';
-import { GameResult } from '@spades/common';
+import { GameResult, type ServerEventName, type ServerPayload, type ServerToClientEvents } from '@spades/common';
 import { EntityManager } from 'typeorm';
 import { CoinsService, InsufficientFundsError } from '../coins/coins.service';
 import { RatedBanError, RatingsService } from '../ratings/ratings.service';
@@ -95,7 +95,11 @@ export class GamesLedger {
    * The rating update, history, completion counters and leaver bans of a settled rated game, in the settlement
    * transaction, exactly once per game (also for a game every human abandoned: `result` null).
    */
-  async recordRatings(m: EntityManager, rec: TableRecord, o: { result: GameResult | null; payouts: number[] }): Promise<void> {
+  async recordRatings(
+    m: EntityManager,
+    rec: TableRecord,
+    o: { result: GameResult | null; payouts: number[] },
+  ): Promise<void> {
     await this.ratings.recordGame(m, {
       tableId: rec.id,
       gameNumber: rec.gameNumber,
@@ -115,7 +119,11 @@ export class GamesLedger {
    * humans is refused while one of them is banned (no `joining`, called after TableMachine.start set `rated`).
    * TableError 403 with the message and end time.
    */
-  async assertRatedAllowed(rec: TableRecord, actorId: string, joining?: { userId: string; username: string }): Promise<void> {
+  async assertRatedAllowed(
+    rec: TableRecord,
+    actorId: string,
+    joining?: { userId: string; username: string },
+  ): Promise<void> {
     const seated = humans(rec).map((h) => ({ userId: h.userId, username: h.username }));
     const players = joining ? [...seated.filter((h) => h.userId !== joining.userId), joining] : seated;
     // joining: the seat is in a running rated game, or makes four humans at a WAITING table; start: rated by now
@@ -130,15 +138,23 @@ export class GamesLedger {
   }
 }
 
+/** The arguments of a server → client event (every event has one payload). */
+type Args<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>;
+/**
+ * `[payload]` as the event's argument list. Every server event has exactly one argument; TypeScript cannot see that
+ * `[ServerPayload<E>]` is `Parameters<ServerToClientEvents[E]>` for a generic E, so it is said here, once.
+ */
+const args = <E extends ServerEventName>(payload: ServerPayload<E>) => [payload] as Args<E>;
+
 /** Emits to every socket of a user / to everybody (implemented over the platform's RealtimeService). */
 export abstract class GamesRealtime {
-  abstract emitToUser(userId: string, event: string, payload: unknown): void;
+  abstract emitToUser<E extends ServerEventName>(userId: string, event: E, payload: ServerPayload<E>): void;
   /** To every socket in a room (e.g. the lobby watchers). */
-  abstract emitToRoom(room: string, event: string, payload: unknown): void;
+  abstract emitToRoom<E extends ServerEventName>(room: string, event: E, payload: ServerPayload<E>): void;
   /** Sockets of this server in a room (0 before the server exists). */
   abstract localRoomSize(room: string): number;
   /** To the sockets of THIS server in a room (several nodes: each sends its own sockets the cluster-wide list). */
-  abstract emitToLocalRoom(room: string, event: string, payload: unknown): void;
+  abstract emitToLocalRoom<E extends ServerEventName>(room: string, event: E, payload: ServerPayload<E>): void;
   /** Runs `send`; what it emits to each of these users' sockets may leave in one write per socket. */
   toUsersTogether(_userIds: Iterable<string>, send: () => void): void {
     send();
@@ -152,24 +168,24 @@ export class RealtimeGamesEmitter extends GamesRealtime {
     super();
   }
 
-  emitToUser(userId: string, event: string, payload: unknown): void {
-    (this.rt.emitToUser as (u: string, e: string, p: unknown) => void).call(this.rt, userId, event, payload);
+  emitToUser<E extends ServerEventName>(userId: string, event: E, payload: ServerPayload<E>): void {
+    this.rt.emitToUser(userId, event, ...args<E>(payload));
   }
 
   override toUsersTogether(userIds: Iterable<string>, send: () => void): void {
     this.rt.toUsersTogether(userIds, send);
   }
 
-  emitToRoom(room: string, event: string, payload: unknown): void {
-    (this.rt.emitToRoom as (r: string, e: string, p: unknown) => void).call(this.rt, room, event, payload);
+  emitToRoom<E extends ServerEventName>(room: string, event: E, payload: ServerPayload<E>): void {
+    this.rt.emitToRoom(room, event, ...args<E>(payload));
   }
 
   localRoomSize(room: string): number {
     return this.rt.localRoomSize(room);
   }
 
-  emitToLocalRoom(room: string, event: string, payload: unknown): void {
+  emitToLocalRoom<E extends ServerEventName>(room: string, event: E, payload: ServerPayload<E>): void {
     if (!this.localRoomSize(room)) return;
-    (this.rt.io.local.to(room).emit as (e: string, p: unknown) => boolean)(event, payload);
+    this.rt.io.local.to(room).emit(event, ...args<E>(payload));
   }
 }

@@ -18,12 +18,13 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { GameReplay, ReplayShareLink } from '@spades/common';
+import { GameReplay, ReplayShareLink, UUID_RE as UUID } from '@spades/common';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CurrentUserId, JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { AppConfig } from '../config/config.schema';
 import { HistoryService, intParam } from './history';
+import { MAX_GAME_NUMBER, ReplayShareBodyInput } from './replay-share.input';
 import { TableError } from './table';
 import { TableAccess } from './table.access';
 
@@ -34,8 +35,6 @@ export const SHARE_ERRORS = {
   NO_GAME: 'This game has no replay',
   UNKNOWN_SHARE: 'Share link not found',
 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ShareRow {
   id: string;
@@ -92,7 +91,7 @@ export class ReplayShares {
 
   /** The finished game (latest unless `game`) and a check that the user sat at it. */
   private async playedGame(userId: string, gameId: string, game: unknown): Promise<number> {
-    const n = game === undefined || game === null || game === '' ? null : intParam(game, 1, 1, 1_000_000, 'game');
+    const n = game === undefined || game === null || game === '' ? null : intParam(game, 1, 1, MAX_GAME_NUMBER, 'game');
     const g = await this.history.finishedGame(gameId, n);
     if (!g) throw new NotFoundException(SHARE_ERRORS.NO_GAME);
     if (!(await this.access.players(gameId, g.gameNumber)).has(userId))
@@ -100,7 +99,7 @@ export class ReplayShares {
     return g.gameNumber;
   }
 
-  async create(userId: string, gameId: string, game: unknown): Promise<ReplayShareLink> {
+  async create(userId: string, gameId: string, game: number | undefined): Promise<ReplayShareLink> {
     const gameNumber = await this.playedGame(userId, gameId, game);
     const [row]: ShareRow[] = await this.ds.query(
       `INSERT INTO replay_shares (id, game_id, game_number, created_by) VALUES ($1, $2, $3, $4) RETURNING *`,
@@ -149,10 +148,10 @@ export class ReplayShares {
 export class ReplayShareController {
   constructor(private readonly shares: ReplayShares) {}
 
-  /** Body `{ game? }` (the game number at the table, default the latest finished one). */
+  /** Body `{ game? }` (the game number at the table, default the latest finished one): `ReplayShareBodyInput`. */
   @Post(':id/replay/shares')
-  create(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: unknown) {
-    return this.shares.create(userId, id, ((body ?? {}) as { game?: unknown }).game);
+  create(@CurrentUserId() userId: string, @Param('id') id: string, @Body() body: ReplayShareBodyInput) {
+    return this.shares.create(userId, id, body.game);
   }
 
   @Get(':id/replay/shares')

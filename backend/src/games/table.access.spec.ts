@@ -3,7 +3,8 @@
  * against an open and an ended, private and public table.
  */
 import { DEFAULT_SETTINGS } from '@spades/common';
-import { newTable, Participant, TableRecord } from './table';
+import { Participant, TableRecord } from './table';
+import { newTable } from './table.new';
 import { mayAccess, refusalOf, subjectOf, Viewer } from './table.access';
 import { canSeeInLobby, mayEnter } from './table.access';
 

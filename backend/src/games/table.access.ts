@@ -4,7 +4,8 @@
  * history lists):
  *
  * - a public table or game: everybody;
- * - an admin: always;
+ * - an admin: always; a moderator too (issue #25: staff open any table from the console, as spectators —
+ *   the spectator view holds no hand);
  * - a private table while open (WAITING, playing, COMPLETED result): its members (seated humans, spectators),
  *   admitted players, pending invitees and holders of the current invite token — unless the host removed them;
  * - a private table once CLOSED, and a finished private game: only the players who sat at it (the humans of its
@@ -14,12 +15,13 @@
  * games) only when the pure part has not already allowed the viewer, so public tables cost no query.
  */
 import { Injectable } from '@nestjs/common';
+import { WireError, type WireErrorCode } from '@spades/common';
 import { DataSource } from 'typeorm';
 import { UsersService } from '../users/users.service';
 import { isHuman, TableError, TableRecord } from './table.record';
 import { invitationFor, isMember, isPrivate, isRemoved, tokenMatches } from './visibility';
 
-/** The refusals of the access rule (HTTP 403 / socket `{ ok:false, message }`). */
+/** The refusals of the access rule (HTTP 403 `{ message, code }` / socket `{ ok:false, message, code }`). */
 export const ACCESS_ERRORS = {
   /** A private table that is open: the viewer needs an invitation. */
   PRIVATE_TABLE: 'This table is private: you need an invitation',
@@ -29,10 +31,24 @@ export const ACCESS_ERRORS = {
   REMOVED: 'The host removed you from this table',
 } as const;
 
+/** The typed code each refusal carries (the client reacts to it, never to the text). */
+const ACCESS_CODES: Readonly<Record<keyof typeof ACCESS_ERRORS, WireErrorCode>> = {
+  PRIVATE_TABLE: WireError.PRIVATE_TABLE,
+  PRIVATE_GAME: WireError.PRIVATE_GAME,
+  REMOVED: WireError.REMOVED_FROM_TABLE,
+};
+
+/** The refusal `kind` of the access rule: HTTP 403 with its text and code. */
+export function accessRefusal(kind: keyof typeof ACCESS_ERRORS): TableError {
+  return new TableError(ACCESS_ERRORS[kind], 403, ACCESS_CODES[kind]);
+}
+
 /** Who is asking. `invite`: the invite token offered with the request, if any. */
 export interface Viewer {
   userId: string | null;
   admin?: boolean;
+  /** A moderator or an admin (issue #25): sees any table and game, like an admin. */
+  staff?: boolean;
   invite?: unknown;
 }
 
@@ -56,11 +72,10 @@ export function playersOfClosed(rec: TableRecord, finishedPlayers: Iterable<stri
   return out;
 }
 
-
 /** THE rule. */
 export function mayAccess(subject: AccessSubject, viewer: Viewer): boolean {
   if (subject.kind === 'open' ? subject.rec.private !== true : !subject.private) return true;
-  if (viewer.admin === true) return true;
+  if (viewer.admin === true || viewer.staff === true) return true;
   const userId = viewer.userId;
   if (userId === null) return false;
   if (subject.kind === 'ended') return subject.players.has(userId);
@@ -72,10 +87,9 @@ export function mayAccess(subject: AccessSubject, viewer: Viewer): boolean {
 
 /** The refusal for a viewer `mayAccess` turned down. */
 export function refusalOf(subject: AccessSubject, viewer: Viewer): TableError {
-  if (subject.kind === 'ended') return new TableError(ACCESS_ERRORS.PRIVATE_GAME, 403);
-  if (viewer.userId !== null && isRemoved(subject.rec, viewer.userId))
-    return new TableError(ACCESS_ERRORS.REMOVED, 403);
-  return new TableError(ACCESS_ERRORS.PRIVATE_TABLE, 403);
+  if (subject.kind === 'ended') return accessRefusal('PRIVATE_GAME');
+  if (viewer.userId !== null && isRemoved(subject.rec, viewer.userId)) return accessRefusal('REMOVED');
+  return accessRefusal('PRIVATE_TABLE');
 }
 
 /** Throws the refusal unless `viewer` may enter/see the open table (pure: for command bodies inside a table's queue). */
@@ -94,6 +108,11 @@ export class TableAccess {
 
   isAdmin(userId: string | null): Promise<boolean> {
     return userId === null ? Promise.resolve(false) : this.users.isAdmin(userId);
+  }
+
+  /** A moderator or an admin (issue #25). */
+  async isStaff(userId: string | null): Promise<boolean> {
+    return userId !== null && (await this.users.roleOf(userId)) !== 'user';
   }
 
   /** The humans of the table's finished games (every game number), or of one game. */
@@ -115,23 +134,23 @@ export class TableAccess {
   async viewerFor(rec: TableRecord, userId: string, invite?: unknown): Promise<Viewer> {
     const viewer: Viewer = { userId, invite };
     if (mayAccess(subjectOf(rec), viewer)) return viewer;
-    return { ...viewer, admin: await this.isAdmin(userId) };
+    return { ...viewer, staff: await this.isStaff(userId) };
   }
 
   /** Throws the refusal unless `viewer` may see the table (open or closed). Queries only when the record alone does not allow. */
   async assertTable(rec: TableRecord, viewer: Viewer): Promise<void> {
     const quick = subjectOf(rec);
     if (mayAccess(quick, viewer)) return;
-    const admin = await this.isAdmin(viewer.userId);
+    const staff = await this.isStaff(viewer.userId);
     const subject = rec.status === 'CLOSED' ? subjectOf(rec, await this.players(rec.id)) : quick;
-    if (!mayAccess(subject, { ...viewer, admin })) throw refusalOf(subject, viewer);
+    if (!mayAccess(subject, { ...viewer, staff })) throw refusalOf(subject, viewer);
   }
 
   /** Whether `viewer` may see a finished game (replay, history item); `players`: who sat at it. */
   async mayAccessGame(priv: boolean, players: ReadonlySet<string>, viewer: Viewer): Promise<boolean> {
     const subject: AccessSubject = { kind: 'ended', private: priv, players };
     if (mayAccess(subject, viewer)) return true;
-    return mayAccess(subject, { ...viewer, admin: await this.isAdmin(viewer.userId) });
+    return mayAccess(subject, { ...viewer, staff: await this.isStaff(viewer.userId) });
   }
 }
 

@@ -1,5 +1,5 @@
 import { DEFAULT_SETTINGS } from '@spades/common';
-import { draftOf, freezeCommitted, newTable } from './table';
+import { draftOf, freezeCommitted, newTable } from './table.new';
 import { DoneAction, rememberResult, TableRegistry } from './table.actor';
 
 const creator = { userId: 'u0', username: 'User 0', avatar: null };
@@ -12,7 +12,14 @@ describe('draftOf', () => {
     const draft = draftOf(rec);
     draft.seats[1] = { kind: 'bot', userId: 'bot_1', username: 'Bot 2', avatar: null };
     draft.timeouts[0] += 1;
-    draft.chat.push({ id: 'm1', gameId: rec.id, userId: 'system', userName: 'System', message: 'hi', timestamp: 1 } as never);
+    draft.chat.push({
+      id: 'm1',
+      gameId: rec.id,
+      userId: 'system',
+      userName: 'System',
+      message: 'hi',
+      timestamp: 1,
+    } as never);
     draft.status = 'BIDDING';
     expect(rec.seats[1]).toBeNull();
     expect(rec.timeouts[0]).toBe(0);

@@ -4,7 +4,8 @@
  * snapshot). The registry maps table ids to actors and seated users to their table.
  */
 import type { GameAction } from '@spades/common';
-import { freezeCommitted, isHuman, TableRecord } from './table';
+import { isHuman, type TableRecord } from './table.record';
+import { freezeCommitted } from './table.new';
 
 /** A client action already done: what it was (type + canonical payload) and what it answered. */
 export interface DoneAction {
@@ -67,7 +68,17 @@ export class TableRegistry {
 
   add(rec: TableRecord, seq: number, eventsSinceSnapshot = 0, epoch: number | null = null): TableActor {
     freezeCommitted(rec);
-    const actor: TableActor = { rec, queue: Promise.resolve(), timer: null, results: new Map(), seq, eventsSinceSnapshot, epoch, gone: false, botPlan: null };
+    const actor: TableActor = {
+      rec,
+      queue: Promise.resolve(),
+      timer: null,
+      results: new Map(),
+      seq,
+      eventsSinceSnapshot,
+      epoch,
+      gone: false,
+      botPlan: null,
+    };
     this.actors.set(rec.id, actor);
     this.index(rec, null);
     return actor;
@@ -109,7 +120,8 @@ export class TableRegistry {
 
   private index(rec: TableRecord, prev: TableRecord | null): void {
     if (prev) for (const s of prev.seats) if (isHuman(s)) this.unseat(s.userId, prev.id);
-    for (const s of rec.seats) if (isHuman(s)) (this.seated.get(s.userId) ?? this.seated.set(s.userId, new Set()).get(s.userId)!).add(rec.id);
+    for (const s of rec.seats)
+      if (isHuman(s)) (this.seated.get(s.userId) ?? this.seated.set(s.userId, new Set()).get(s.userId)!).add(rec.id);
   }
 
   private unseat(userId: string, tableId: string): void {

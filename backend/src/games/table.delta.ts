@@ -11,7 +11,7 @@
  * `restoreRecord(snapshot, rows)` therefore equals the live record (property-tested in table.delta.spec.ts).
  */
 import { apply, createGame } from '@spades/common';
-import type { AppliedAction, ChatMessage, TableRecord } from './table';
+import type { AppliedAction, ChatMessage, TableRecord } from './table.record';
 
 /** The non-engine, non-chat part of a command's change. */
 export interface TableDelta {
@@ -52,7 +52,12 @@ export function tableDelta(prev: TableRecord, next: TableRecord): TableDelta {
 }
 
 /** Applies one stored event (its engine actions, then its delta) to `rec` in place. */
-export function applyEvent(rec: TableRecord, actions: readonly AppliedAction[] | null, delta: TableDelta | null, chatCap: number): void {
+export function applyEvent(
+  rec: TableRecord,
+  actions: readonly AppliedAction[] | null,
+  delta: TableDelta | null,
+  chatCap: number,
+): void {
   let game = rec.gameNumber;
   for (const a of actions ?? []) {
     if (a.gameNumber !== game) {
@@ -94,7 +99,12 @@ export const SNAPSHOT_EVERY = 64;
  * `games` row cares about (status, hand, game, settlement, a rated start), and at least every SNAPSHOT_EVERY
  * events so a restore replays a bounded tail.
  */
-export function needsSnapshot(prev: TableRecord, next: TableRecord, eventsSinceSnapshot: number, escrow: boolean): boolean {
+export function needsSnapshot(
+  prev: TableRecord,
+  next: TableRecord,
+  eventsSinceSnapshot: number,
+  escrow: boolean,
+): boolean {
   return (
     escrow ||
     prev.status !== next.status ||

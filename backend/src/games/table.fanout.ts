@@ -10,7 +10,10 @@
 import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import type { Seat } from '@spades/common';
 import { MetricsService } from '../metrics/metrics.service';
-import { LOBBY_LIST_FULL_ROOM as LOBBY_GAMES_FULL_ROOM, LOBBY_VIEW_ROOM as LOBBY_GAMES_ROOM } from '../realtime/realtime.service';
+import {
+  LOBBY_LIST_FULL_ROOM as LOBBY_GAMES_FULL_ROOM,
+  LOBBY_VIEW_ROOM as LOBBY_GAMES_ROOM,
+} from '../realtime/realtime.service';
 import { BlockedSenders, ChatBlocks, chatVisibleTo } from './chat-visibility';
 import { GamesRealtime } from './ports';
 import type { GameListItem } from './protocol';
@@ -18,7 +21,7 @@ import { Effects, isHuman, TableRecord } from './table';
 import { listItem, notePayload, Recipient, tableView } from './wire';
 import { lobbyAudience } from './table.access';
 import { isPrivate } from './visibility';
-
+import { tournamentTableScores, tournamentWatchRoom } from './tournament-tables';
 
 /** One recipient's payload size is measured for one command in this many. */
 const BYTES_SAMPLE_EVERY = 20;
@@ -104,6 +107,9 @@ export class TableFanout implements OnModuleDestroy {
     });
     // invitations and their cancellation (issue #12): to single users outside the table's members
     for (const d of fx.direct) this.realtime.emitToUser(d.userId, d.event, d.payload);
+    // a tournament table's hand ended (issue #27): its score to the tournament page's watchers
+    const scores = tournamentTableScores(prev, rec);
+    if (scores) this.realtime.emitToRoom(tournamentWatchRoom(scores.tournamentId), 'tournament_scores', scores);
     this.lobby(rec);
   }
 

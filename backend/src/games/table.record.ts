@@ -3,8 +3,19 @@
  * questions "who sits where" that the access rule, the lobby and the machine all ask. Split from table.ts so the
  * access rule (table.access.ts) can read a record without importing the machine that uses the rule.
  */
-import type { CompletedTrick, GameAction, GameInvitation, GameSettings, GameState, HandRecord, Seat } from '@spades/common';
+import type {
+  CompletedTrick,
+  ErrorCode,
+  GameAction,
+  GameInvitation,
+  GameSettings,
+  GameState,
+  HandRecord,
+  Seat,
+  ServerEmit,
+} from '@spades/common';
 import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 
 export type TableStatus = 'WAITING' | 'BIDDING' | 'PLAYING' | 'HAND_COMPLETED' | 'COMPLETED' | 'CLOSED';
 
@@ -16,6 +27,8 @@ export interface Participant {
 
 export interface SeatOccupant extends Participant {
   kind: 'human' | 'bot';
+  /** Issue #28: a bot seated by "Play bots now" / a bot offer plays as this common bot (else BOT_LEVEL). */
+  level?: string;
 }
 
 export type FlowKind = 'turn' | 'bot' | 'clearTrick' | 'nextHand' | 'result';
@@ -36,6 +49,8 @@ export interface ChatMessage {
   message: string;
   timestamp: number;
   isGameMessage: true;
+  /** Issue #31: a quick-chat preset id (the text is the preset's). */
+  quick?: string;
 }
 
 /** An in-app invitation to the table (issue #12); `seat` is held for the invitee until `reservedUntil`. */
@@ -99,8 +114,29 @@ export interface TableRecord {
   invitations?: PendingInvitation[];
   /** Users admitted to a private table by an invitation (they may come back without it). */
   admitted?: string[];
+  /** Issue #28: a human's turn at this table (quick play's fast pace); absent: TURN_TIMEOUT_MS. */
+  turnMs?: number;
   /** Users the host removed before the start (issue #24): not admitted again by the invite link; a new in-app invitation from the host lifts it. */
   removed?: string[];
+  /**
+   * Issue #27: a tournament match's table (tournament-tables.ts): its link, and the user each seat is reserved for
+   * (null: a bot's seat). Absent/null: an ordinary table.
+   */
+  tournament?: TableTournament | null;
+}
+
+/** Issue #27: which tournament match a table plays. */
+export interface TournamentLink {
+  tournamentId: string;
+  matchId: string;
+}
+
+/** Issue #27: the tournament part of a table record (set at opening, never changed). */
+export interface TableTournament extends TournamentLink {
+  /** The tournament's name (the lobby badge). */
+  name: string;
+  /** Per seat: the only user who may sit there, or null for a bot's seat. */
+  reserved: (string | null)[];
 }
 
 export const SEAT_RESERVED = 'That seat is reserved for an invited player';
@@ -121,7 +157,12 @@ export function invitationPayload(rec: TableRecord, i: PendingInvitation): GameI
 
 /** A user-facing refusal: nothing changed. */
 export class TableError extends Error {
-  constructor(message: string, readonly status = 400) {
+  constructor(
+    message: string,
+    readonly status = 400,
+    /** The refusal's typed code, sent with the message (HTTP `{ message, code }`, ack `{ ok: false, code }`). */
+    readonly code?: ErrorCode,
+  ) {
     super(message);
     this.name = 'TableError';
   }
@@ -131,10 +172,6 @@ export type Note =
   | { type: 'game_update' }
   | { type: 'new_hand_started' }
   | { type: 'bidding_ready' }
-  | { type: 'bidding_update' }
-  | { type: 'bidding_complete' }
-  | { type: 'play_start' }
-  | { type: 'play_update'; trick: { seat: Seat; card: { suit: string; rank: number } }[] }
   | { type: 'trick_complete'; trick: CompletedTrick; trickNumber: number }
   | { type: 'clear_trick' }
   | { type: 'hand_completed'; record: HandRecord }
@@ -156,7 +193,7 @@ export interface AppliedAction {
 export interface Effects {
   notes: Note[];
   /** Events for single users outside the table's recipients (invitations). */
-  direct: { userId: string; event: string; payload: unknown }[];
+  direct: (ServerEmit & { userId: string })[];
   /** Engine actions applied by this command, in order (the event log's `actions`). */
   actions: AppliedAction[];
   /** Rated game started: move the buy-ins to escrow in the same transaction. */
@@ -167,6 +204,11 @@ export interface Effects {
   logType: string;
   /** Users whose game room membership changed (to leave them out of the next emission). */
   removedUsers: string[];
+  /**
+   * Issue #25: a write committed in the SAME transaction as the command's event row (the console's audit entry),
+   * so the table change and its record commit together or not at all.
+   */
+  alsoWrite?: (m: EntityManager) => Promise<void>;
 }
 
 export function newEffects(logType: string): Effects {

@@ -53,7 +53,8 @@ export interface RestoredTable {
 }
 
 /** A write whose text PostgreSQL cannot store (NUL, lone surrogate): refused alone, before it joins a batch. */
-export const UNSTORABLE_WRITE = 'This action carries text that cannot be stored (a NUL character or a broken surrogate)';
+export const UNSTORABLE_WRITE =
+  'This action carries text that cannot be stored (a NUL character or a broken surrogate)';
 
 export class UnstorableWriteError extends TableError {
   constructor(readonly gameId: string) {
@@ -169,18 +170,14 @@ export class TableStore {
   /** A new table: its first snapshot and its `create` event, in one transaction. */
   async insertNew(rec: TableRecord, actor: string, payload: unknown, owner: string | null = null): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await m.query(`INSERT INTO games (id, status, seq, snapshot, owner_node, owner_epoch) VALUES ($1, $2, 1, $3, $4, $5)`, [
-        rec.id,
-        rec.status,
-        JSON.stringify(rec),
-        owner,
-        owner ? 1 : 0,
-      ]);
-      await m.query(`INSERT INTO game_events (game_id, seq, type, actor, actor_kind, payload) VALUES ($1, 1, 'create', $2, 'human', $3)`, [
-        rec.id,
-        actor,
-        JSON.stringify(payload),
-      ]);
+      await m.query(
+        `INSERT INTO games (id, status, seq, snapshot, owner_node, owner_epoch) VALUES ($1, $2, 1, $3, $4, $5)`,
+        [rec.id, rec.status, JSON.stringify(rec), owner, owner ? 1 : 0],
+      );
+      await m.query(
+        `INSERT INTO game_events (game_id, seq, type, actor, actor_kind, payload) VALUES ($1, 1, 'create', $2, 'human', $3)`,
+        [rec.id, actor, JSON.stringify(payload)],
+      );
     });
     this.metrics?.dbEvents.inc();
     this.metrics?.dbSnapshots.inc();
@@ -273,7 +270,8 @@ export class TableStore {
    * history rows (issue #12) are more statements, so that batch runs in a transaction.
    */
   private writeGroup(rows: Row[]): Promise<Set<string>> {
-    if (rows.some((r) => r.write.snapshot && gameFinished(r.write.snapshot))) return this.ds.transaction((m) => this.writeOwned(m, rows));
+    if (rows.some((r) => r.write.snapshot && gameFinished(r.write.snapshot)))
+      return this.ds.transaction((m) => this.writeOwned(m, rows));
     return this.writeOwned(this.ds.manager, rows);
   }
 
@@ -287,30 +285,33 @@ export class TableStore {
     const writes = batch.map((r) => r.write);
     const snaps = batch.filter((r) => r.snapshot !== null);
     const hands = batch.filter((r) => r.hand !== null);
-    const rows: { game_id: string }[] = await m.query(namedQuery(writes.some((w) => w.epoch !== null) ? GROUP_COMMIT_FENCED : GROUP_COMMIT), [
-      writes.map((w) => w.gameId),
-      writes.map((w) => w.seq),
-      writes.map((w) => w.type),
-      writes.map((w) => w.actor),
-      writes.map((w) => w.actionId),
-      batch.map((r) => r.payload),
-      batch.map((r) => r.result),
-      writes.map((w) => w.actorKind),
-      batch.map((r) => r.actions),
-      batch.map((r) => r.delta),
-      writes.map((w) => w.epoch),
-      snaps.map((r) => r.write.gameId),
-      snaps.map((r) => r.write.snapshot!.status),
-      snaps.map((r) => r.snapshot),
-      snaps.map((r) => r.write.seq),
-      snaps.map((r) => r.write.snapshot!.finishedAt),
-      hands.map((r) => r.write.gameId),
-      hands.map((r) => r.write.hand!.gameNumber),
-      hands.map((r) => r.write.hand!.record.handNumber),
-      hands.map((r) => r.write.hand!.record.seed),
-      hands.map((r) => r.write.hand!.record.commitment),
-      hands.map((r) => r.hand),
-    ]);
+    const rows: { game_id: string }[] = await m.query(
+      namedQuery(writes.some((w) => w.epoch !== null) ? GROUP_COMMIT_FENCED : GROUP_COMMIT),
+      [
+        writes.map((w) => w.gameId),
+        writes.map((w) => w.seq),
+        writes.map((w) => w.type),
+        writes.map((w) => w.actor),
+        writes.map((w) => w.actionId),
+        batch.map((r) => r.payload),
+        batch.map((r) => r.result),
+        writes.map((w) => w.actorKind),
+        batch.map((r) => r.actions),
+        batch.map((r) => r.delta),
+        writes.map((w) => w.epoch),
+        snaps.map((r) => r.write.gameId),
+        snaps.map((r) => r.write.snapshot!.status),
+        snaps.map((r) => r.snapshot),
+        snaps.map((r) => r.write.seq),
+        snaps.map((r) => r.write.snapshot!.finishedAt),
+        hands.map((r) => r.write.gameId),
+        hands.map((r) => r.write.hand!.gameNumber),
+        hands.map((r) => r.write.hand!.record.handNumber),
+        hands.map((r) => r.write.hand!.record.seed),
+        hands.map((r) => r.write.hand!.record.commitment),
+        hands.map((r) => r.hand),
+      ],
+    );
     const stored = new Set(rows.map((r) => r.game_id));
     const lost = writes.filter((w) => !stored.has(w.gameId));
     // without an epoch only a missing table leaves a write out: an error, not a take-over
@@ -327,9 +328,17 @@ export class TableStore {
     return fenced;
   }
 
+  /** A read outside any table's queue (issue #27: a tournament table's outcome from `game_records`). */
+  read(sql: string, params: unknown[]): Promise<unknown[]> {
+    return this.ds.query(sql, params);
+  }
+
   /** A stored table's record (snapshot + later events), or null when unknown. */
   async load(gameId: string, chatCap: number): Promise<TableRecord | null> {
-    const rows: { snapshot: TableRecord; seq: number }[] = await this.ds.query(`SELECT snapshot, seq FROM games WHERE id = $1`, [gameId]);
+    const rows: { snapshot: TableRecord; seq: number }[] = await this.ds.query(
+      `SELECT snapshot, seq FROM games WHERE id = $1`,
+      [gameId],
+    );
     if (!rows.length) return null;
     const events: { actions: AppliedAction[] | null; delta: TableDelta | null }[] = await this.ds.query(
       `SELECT actions, delta FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq`,
@@ -349,15 +358,25 @@ export class TableStore {
           `SELECT id, snapshot, seq, owner_epoch FROM games WHERE id = ANY($1::uuid[]) AND (status <> 'CLOSED' OR snapshot->>'settlement' = 'pending')`,
           [only],
         )
-      : await this.ds.query(`SELECT id, snapshot, seq, owner_epoch FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`);
+      : await this.ds.query(
+          `SELECT id, snapshot, seq, owner_epoch FROM games WHERE status <> 'CLOSED' OR snapshot->>'settlement' = 'pending'`,
+        );
     if (!games.length) return [];
     const ids = games.map((g) => g.id);
-    const tail: { game_id: string; seq: number; actions: AppliedAction[] | null; delta: TableDelta | null }[] = await this.ds.query(
-      `SELECT e.game_id, e.seq, e.actions, e.delta FROM game_events e JOIN games g ON g.id = e.game_id
+    const tail: { game_id: string; seq: number; actions: AppliedAction[] | null; delta: TableDelta | null }[] =
+      await this.ds.query(
+        `SELECT e.game_id, e.seq, e.actions, e.delta FROM game_events e JOIN games g ON g.id = e.game_id
         WHERE e.game_id = ANY($1::uuid[]) AND e.seq > g.seq ORDER BY e.game_id, e.seq`,
-      [ids],
-    );
-    const done: { game_id: string; actor: string; action_id: string; type: string; payload: unknown; result: unknown }[] = await this.ds.query(
+        [ids],
+      );
+    const done: {
+      game_id: string;
+      actor: string;
+      action_id: string;
+      type: string;
+      payload: unknown;
+      result: unknown;
+    }[] = await this.ds.query(
       `SELECT e.game_id, e.actor, e.action_id, e.type, e.payload, e.result FROM game_events e JOIN games g ON g.id = e.game_id
         WHERE e.game_id = ANY($1::uuid[]) AND e.action_id IS NOT NULL AND e.seq > g.seq - $2 ORDER BY e.seq`,
       [ids, RESULTS_KEPT],

@@ -92,7 +92,12 @@ export class TableTimers {
       for (let i = 0; i < 3; i++) {
         // the first decision is due when the think delay ends; a follow-up (after a reveal) as soon as possible
         const due = i === 0 ? deadline : Date.now();
-        const action = await this.bots.decide(botLevelFromEnv(this.cfg.botLevel), viewFor(state, seat), randomInt(0, 2 ** 31), { deadline: due, signal });
+        const action = await this.bots.decide(
+          botLevelFromEnv(rec.seats[seat]?.level ?? this.cfg.botLevel),
+          viewFor(state, seat),
+          randomInt(0, 2 ** 31),
+          { deadline: due, signal },
+        );
         if (!action) break;
         out.push(action);
         if (action.type !== 'reveal') break;

@@ -23,8 +23,6 @@ export function invitationFor(rec: TableRecord, userId: string): PendingInvitati
   return (rec.invitations ?? []).find((i) => i.userId === userId) ?? null;
 }
 
-
-
 /** Constant-time comparison of an offered invite token with the table's current one (revoked: none matches). */
 export function tokenMatches(rec: TableRecord, offered: unknown): boolean {
   const current = rec.inviteToken;
@@ -32,13 +30,13 @@ export function tokenMatches(rec: TableRecord, offered: unknown): boolean {
   return timingSafeEqual(Buffer.from(offered), Buffer.from(current));
 }
 
-
 /** Seats held for invitees at `now` (WAITING tables only): seat → the invitee's userId. */
 export function reservedSeats(rec: TableRecord, now: number): Map<number, string> {
   const out = new Map<number, string>();
   if (rec.status !== 'WAITING') return out;
   for (const i of rec.invitations ?? []) {
-    if (i.seat !== null && i.reservedUntil !== null && i.reservedUntil > now && rec.seats[i.seat] === null) out.set(i.seat, i.userId);
+    if (i.seat !== null && i.reservedUntil !== null && i.reservedUntil > now && rec.seats[i.seat] === null)
+      out.set(i.seat, i.userId);
   }
   return out;
 }

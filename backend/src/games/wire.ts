@@ -2,7 +2,7 @@
  * Wire payloads (spec §3/§7) built ONLY from the rules engine's redacted `PlayerView` plus public table
  * metadata: no function here receives the full GameState, so no hidden card can leak into a payload.
  */
-import { legalBids, legalCards, PlayerView, Seat, toListItemRules, viewFor } from '@spades/common';
+import { legalBids, legalCards, PlayerView, Seat, toListItemRules, viewFor, type ServerPayload } from '@spades/common';
 import type {
   GameListItem,
   GameOver,
@@ -10,10 +10,12 @@ import type {
   HandScoreSummary,
   ListSeat,
   TableSeat,
+  TableTournamentLink,
   TableView,
   WireTrickCard,
 } from './protocol';
 import { hostId, isHuman, Note, TableRecord } from './table';
+import { canClaim } from './table.claim';
 
 export type Recipient = Seat | 'spectator';
 
@@ -42,6 +44,16 @@ export function listItem(rec: TableRecord): GameListItem {
     createdAt: new Date(rec.createdAt).toISOString(),
     settings: rec.settings,
     private: rec.private === true,
+    ...tournamentPart(rec),
+  };
+}
+
+/** Issue #27: the tournament link of a tournament match's table (absent for an ordinary table). */
+function tournamentPart(rec: TableRecord): { tournament?: TableTournamentLink } {
+  const t = rec.tournament;
+  if (!t) return {};
+  return {
+    tournament: { tournamentId: t.tournamentId, matchId: t.matchId, name: t.name, reserved: t.reserved.slice() },
   };
 }
 
@@ -151,11 +163,15 @@ export function tableView(rec: TableRecord, viewer: Recipient, now: number, part
       currentPlayerIndex: v.phase === 'PLAYING' ? v.turn : null,
       spadesBroken: v.spadesBroken,
       tricks: v.tricksWon.slice(),
-      lastTrick: v.lastTrick ? { winnerIndex: v.lastTrick.winner, leaderIndex: v.lastTrick.leader, cards: trickCards(v.lastTrick.cards) } : null,
+      lastTrick: v.lastTrick
+        ? { winnerIndex: v.lastTrick.winner, leaderIndex: v.lastTrick.leader, cards: trickCards(v.lastTrick.cards) }
+        : null,
       trickPending: rec.trickPending,
     },
     legalBids: lb && lb.bids.length + (lb.blindNil ? 1 : 0) > 0 ? { bids: lb.bids, blindNil: lb.blindNil } : null,
     legalCards: mySeat !== null ? legalCards(v) : [],
+    // issue #31: decided from this seat's own view only (common's claimRefusal), so it tells nothing about other hands
+    canClaim: canClaim(rec, mySeat),
     dealerIndex: v.dealer,
     handNumber: v.handNumber,
     handCommitment: v.handCommitment,
@@ -186,19 +202,21 @@ export function tableView(rec: TableRecord, viewer: Recipient, now: number, part
     ...(parts.history ? { history: v.history.map((h) => handSummary(rec, h)) } : {}),
     ...(parts.chat ? { chat: rec.chat.slice() } : {}),
     private: rec.private === true,
+    ...tournamentPart(rec),
     invitations: (rec.invitations ?? []).map((i) => ({
       userId: i.userId,
       username: i.username,
       fromId: i.fromId,
       seatIndex: i.seat,
-      reservedUntil: i.reservedUntil !== null && i.reservedUntil > now && rec.status === 'WAITING' ? i.reservedUntil : null,
+      reservedUntil:
+        i.reservedUntil !== null && i.reservedUntil > now && rec.status === 'WAITING' ? i.reservedUntil : null,
     })),
     serverTime: now,
   };
 }
 
 /** The payload of one note for one recipient (the event name is note.type). */
-export function notePayload(rec: TableRecord, note: Note, view: TableView): unknown {
+export function notePayload(rec: TableRecord, note: Note, view: TableView): ServerPayload<Note['type']> {
   const gameId = rec.id;
   switch (note.type) {
     case 'game_update':
@@ -215,33 +233,6 @@ export function notePayload(rec: TableRecord, note: Note, view: TableView): unkn
       };
     case 'bidding_ready':
       return { gameId, currentBidderIndex: view.bidding.currentBidderIndex, currentPlayer: view.bidding.currentPlayer };
-    case 'bidding_update':
-      return {
-        gameId,
-        currentBidderIndex: view.bidding.currentBidderIndex,
-        currentPlayer: view.bidding.currentPlayer,
-        bids: view.bidding.bids,
-        blind: view.bidding.blind,
-      };
-    case 'bidding_complete':
-      return { gameId, bids: view.bidding.bids, blind: view.bidding.blind };
-    case 'play_start':
-      return {
-        gameId,
-        currentPlayerIndex: view.play.currentPlayerIndex,
-        currentPlayer: view.currentPlayer,
-        currentTrick: view.play.currentTrick,
-        trickNumber: view.play.trickNumber,
-      };
-    case 'play_update':
-      return {
-        gameId,
-        currentTrick: trickCards(note.trick),
-        currentPlayerIndex: view.play.currentPlayerIndex,
-        currentPlayer: view.currentPlayer,
-        trickNumber: view.play.trickNumber,
-        spadesBroken: view.play.spadesBroken,
-      };
     case 'trick_complete':
       return {
         gameId,

@@ -39,9 +39,13 @@ export class LeaderboardService {
    */
   async leaderboard(by: LeaderboardBy, callerId: string): Promise<LeaderboardResponse> {
     const metric = (
-      { rating: 'mu', coins: 'coins', wins: 'gw', winRate: '(gw::float8 / NULLIF(gp, 0))' } as Record<LeaderboardBy, string>
+      { rating: 'mu', coins: 'coins', wins: 'gw', winRate: '(gw::float8 / NULLIF(gp, 0))' } as Record<
+        LeaderboardBy,
+        string
+      >
     )[by];
-    const filter = by === 'winRate' ? `WHERE gp >= ${LEADERBOARD_MIN_GAMES_FOR_WIN_RATE}` : by === 'rating' ? 'WHERE settled' : '';
+    const filter =
+      by === 'winRate' ? `WHERE gp >= ${LEADERBOARD_MIN_GAMES_FOR_WIN_RATE}` : by === 'rating' ? 'WHERE settled' : '';
     const sql = `
       WITH base AS (
         SELECT u.id, u.username, u.avatar, COALESCE(a.balance, 0) AS coins,
@@ -72,7 +76,12 @@ export class LeaderboardService {
         gamesWon: gw,
         winRate: gp > 0 ? Math.round((gw / gp) * 1000) / 10 : 0,
         rating: r.mu === null ? null : displayRating(r.mu),
-        provisional: r.mu === null || isProvisional({ mu: r.mu, sigma: Number(r.sigma), ratedAt: r.rated_at ? new Date(r.rated_at).getTime() : null }, Date.now()),
+        provisional:
+          r.mu === null ||
+          isProvisional(
+            { mu: r.mu, sigma: Number(r.sigma), ratedAt: r.rated_at ? new Date(r.rated_at).getTime() : null },
+            Date.now(),
+          ),
       };
     };
     return { by, entries: top.map(toEntry), me: mine.length ? toEntry(mine[0]) : null };

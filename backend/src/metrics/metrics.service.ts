@@ -54,8 +54,16 @@ export class MetricsService {
     buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
     registers: [this.registry],
   });
-  readonly dbEvents = new Counter({ name: 'spades_db_events_total', help: 'Table events stored', registers: [this.registry] });
-  readonly dbSnapshots = new Counter({ name: 'spades_db_snapshots_total', help: 'Full table snapshots stored', registers: [this.registry] });
+  readonly dbEvents = new Counter({
+    name: 'spades_db_events_total',
+    help: 'Table events stored',
+    registers: [this.registry],
+  });
+  readonly dbSnapshots = new Counter({
+    name: 'spades_db_snapshots_total',
+    help: 'Full table snapshots stored',
+    registers: [this.registry],
+  });
   /** Bytes of the table events sent, per recipient (sampled: a serialised size of what one recipient got for one command). */
   readonly tableEventBytes = new Histogram({
     name: 'spades_table_event_bytes',
@@ -85,7 +93,11 @@ export class MetricsService {
     registers: [this.registry],
   });
   /** Writes refused because another node owns the table now (fencing). */
-  readonly fenced = new Counter({ name: 'spades_fenced_writes_total', help: 'Table writes refused by the ownership epoch (fencing)', registers: [this.registry] });
+  readonly fenced = new Counter({
+    name: 'spades_fenced_writes_total',
+    help: 'Table writes refused by the ownership epoch (fencing)',
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });

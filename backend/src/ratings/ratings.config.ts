@@ -2,6 +2,9 @@
  * Leaver penalties (issue #11), read from the environment when the app boots (tests set the variables before
  * booting, like games.config.ts). Admins are roles stored on accounts (src/admin).
  */
+import { z } from 'zod';
+import { envIntAtLeast, parseEnvOrThrow } from '../config/config.schema';
+
 export interface RatingsConfig {
   /** Abandoned rated games inside the window that trigger a ban (3). */
   banAbandonments: number;
@@ -15,21 +18,25 @@ export interface RatingsConfig {
   banForgiveDays: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
-}
+/** The leaver-penalty environment variables (zod, with the app config's helpers). */
+export const ratingsEnvSchema = z.object({
+  RATING_BAN_ABANDONMENTS: envIntAtLeast('RATING_BAN_ABANDONMENTS', 3, 1).describe('abandonments that trigger a ban'),
+  RATING_BAN_WINDOW_HOURS: envIntAtLeast('RATING_BAN_WINDOW_HOURS', 24, 1).describe('window for those, hours'),
+  RATING_BAN_BASE_MINUTES: envIntAtLeast('RATING_BAN_BASE_MINUTES', 15, 1).describe('first ban, minutes'),
+  RATING_BAN_MAX_MINUTES: envIntAtLeast('RATING_BAN_MAX_MINUTES', 7 * 24 * 60, 1).describe('longest ban, minutes'),
+  RATING_BAN_FORGIVE_DAYS: envIntAtLeast('RATING_BAN_FORGIVE_DAYS', 7, 0).describe(
+    'ban-free days that reset the length',
+  ),
+});
 
 export function loadRatingsConfig(env: NodeJS.ProcessEnv = process.env): RatingsConfig {
+  const e = parseEnvOrThrow(ratingsEnvSchema, env);
   return {
-    banAbandonments: int(env, 'RATING_BAN_ABANDONMENTS', 3, 1),
-    banWindowHours: int(env, 'RATING_BAN_WINDOW_HOURS', 24, 1),
-    banBaseMinutes: int(env, 'RATING_BAN_BASE_MINUTES', 15, 1),
-    banMaxMinutes: int(env, 'RATING_BAN_MAX_MINUTES', 7 * 24 * 60, 1),
-    banForgiveDays: int(env, 'RATING_BAN_FORGIVE_DAYS', 7, 0),
+    banAbandonments: e.RATING_BAN_ABANDONMENTS,
+    banWindowHours: e.RATING_BAN_WINDOW_HOURS,
+    banBaseMinutes: e.RATING_BAN_BASE_MINUTES,
+    banMaxMinutes: e.RATING_BAN_MAX_MINUTES,
+    banForgiveDays: e.RATING_BAN_FORGIVE_DAYS,
   };
 }
 

@@ -1,13 +1,17 @@
 import { BadRequestException, Controller, Get, Param, ParseIntPipe, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { CollusionReport, GameRatingsResponse, RatingHistoryResponse, RatingsResponse } from '@spades/common';
+import {
+  isUuid,
+  type CollusionReport,
+  type GameRatingsResponse,
+  type RatingHistoryResponse,
+  type RatingsResponse,
+} from '@spades/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CurrentUserId, JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { AdminGuard } from './admin.guard';
 import { RatingsService } from './ratings.service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class RatingsQueryDto {
   @ApiProperty({ description: 'comma-separated user ids (at most 50)' })
@@ -43,7 +47,7 @@ export class CollusionQueryDto {
 }
 
 function uuidOr400(id: string): string {
-  if (!UUID.test(id)) throw new BadRequestException('Invalid user id');
+  if (!isUuid(id)) throw new BadRequestException('Invalid user id');
   return id;
 }
 
@@ -57,7 +61,10 @@ export class RatingsController {
   /** Rating cards of up to 50 users (unknown ids are left out). */
   @Get()
   async list(@Query() q: RatingsQueryDto): Promise<RatingsResponse> {
-    const ids = q.ids.split(',').map((s) => s.trim()).filter(Boolean);
+    const ids = q.ids
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (ids.length > 50) throw new BadRequestException('at most 50 ids');
     return { ratings: await this.ratings.summaries(ids.map(uuidOr400)) };
   }
@@ -69,7 +76,10 @@ export class RatingsController {
   }
 
   @Get('games/:gameId/:gameNumber')
-  gameChanges(@Param('gameId') gameId: string, @Param('gameNumber', ParseIntPipe) gameNumber: number): Promise<GameRatingsResponse> {
+  gameChanges(
+    @Param('gameId') gameId: string,
+    @Param('gameNumber', ParseIntPipe) gameNumber: number,
+  ): Promise<GameRatingsResponse> {
     return this.ratings.gameChanges(uuidOr400(gameId), gameNumber);
   }
 

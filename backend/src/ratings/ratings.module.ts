@@ -10,7 +10,11 @@ import { UsersModule } from '../users/users.module';
 @Module({
   imports: [UsersModule],
   controllers: [RatingsController, AdminController],
-  providers: [{ provide: RATINGS_CONFIG, useFactory: () => loadRatingsConfig(process.env) }, RatingsService, AdminGuard],
+  providers: [
+    { provide: RATINGS_CONFIG, useFactory: () => loadRatingsConfig(process.env) },
+    RatingsService,
+    AdminGuard,
+  ],
   exports: [RatingsService],
 })
 export class RatingsModule {}

@@ -99,9 +99,16 @@ export class RatingsService {
     const ids = g.participants.map((p) => p.userId);
     for (const id of ids) {
       const r = newRating();
-      await m.query(`INSERT INTO user_ratings (user_id, mu, sigma) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [id, r.mu, r.sigma]);
+      await m.query(`INSERT INTO user_ratings (user_id, mu, sigma) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+        id,
+        r.mu,
+        r.sigma,
+      ]);
     }
-    const rows: RatingRow[] = await m.query(`SELECT * FROM user_ratings WHERE user_id = ANY($1) ORDER BY user_id FOR UPDATE`, [ids]);
+    const rows: RatingRow[] = await m.query(
+      `SELECT * FROM user_ratings WHERE user_id = ANY($1) ORDER BY user_id FOR UPDATE`,
+      [ids],
+    );
     const byId = new Map(rows.map((r) => [r.user_id, r]));
     const rating = (id: string): PlayerRating => {
       const r = byId.get(id) as RatingRow;
@@ -111,7 +118,12 @@ export class RatingsService {
     const changes = g.places
       ? rateGame(
           g.mode,
-          g.participants.map((p) => ({ seat: p.seat, rating: rating(p.userId), place: (g.places as number[])[p.seat], left: left.has(p.userId) })),
+          g.participants.map((p) => ({
+            seat: p.seat,
+            rating: rating(p.userId),
+            place: (g.places as number[])[p.seat],
+            left: left.has(p.userId),
+          })),
           g.at,
         )
       : null;
@@ -185,7 +197,9 @@ export class RatingsService {
        ON CONFLICT DO NOTHING`,
       [userId, key, level, Number(n), at, until],
     );
-    this.log.log(`user ${userId} banned from rated tables until ${until.toISOString()} (level ${level}, ${n} abandonments)`);
+    this.log.log(
+      `user ${userId} banned from rated tables until ${until.toISOString()} (level ${level}, ${n} abandonments)`,
+    );
   }
 
   // ------------------------------------------------------------------ bans
@@ -231,7 +245,10 @@ export class RatingsService {
   }
 
   private toSummary(r: RatingRow, ban: Date | null, now: number): RatingSummary {
-    const pr: PlayerRating = r.mu === null || r.mu === undefined ? newRating() : { mu: r.mu, sigma: r.sigma, ratedAt: r.rated_at ? new Date(r.rated_at).getTime() : null };
+    const pr: PlayerRating =
+      r.mu === null || r.mu === undefined
+        ? newRating()
+        : { mu: r.mu, sigma: r.sigma, ratedAt: r.rated_at ? new Date(r.rated_at).getTime() : null };
     const started = r.games_started ?? 0;
     const finished = r.games_finished ?? 0;
     return {
@@ -247,13 +264,21 @@ export class RatingsService {
   }
 
   async history(userId: string): Promise<RatingHistoryPoint[]> {
-    const rows: { table_id: string; game_number: number; mode: 'PARTNERS' | 'SOLO'; created_at: Date; mu_after: number; delta: number; left_game: boolean; place: number | null }[] =
-      await this.ds.query(
-        `SELECT g.table_id, g.game_number, g.mode, h.created_at, h.mu_after, h.delta, h.left_game, h.place
+    const rows: {
+      table_id: string;
+      game_number: number;
+      mode: 'PARTNERS' | 'SOLO';
+      created_at: Date;
+      mu_after: number;
+      delta: number;
+      left_game: boolean;
+      place: number | null;
+    }[] = await this.ds.query(
+      `SELECT g.table_id, g.game_number, g.mode, h.created_at, h.mu_after, h.delta, h.left_game, h.place
            FROM rating_history h JOIN rated_games g ON g.game_key = h.game_key
           WHERE h.user_id = $1 ORDER BY h.created_at, h.game_key LIMIT 1000`,
-        [userId],
-      );
+      [userId],
+    );
     return rows.map((r) => ({
       gameId: r.table_id,
       gameNumber: r.game_number,
@@ -267,8 +292,17 @@ export class RatingsService {
   }
 
   async gameChanges(tableId: string, gameNumber: number): Promise<GameRatingsResponse> {
-    const rows: { user_id: string; seat: number; mu_before: number; mu_after: number; delta: number; left_game: boolean }[] = await this.ds.query(
-      `SELECT user_id, seat, mu_before, mu_after, delta, left_game FROM rating_history WHERE game_key = $1 ORDER BY seat`,
+    const rows: {
+      user_id: string;
+      seat: number;
+      mu_before: number;
+      mu_after: number;
+      sigma_before: number;
+      sigma_after: number;
+      delta: number;
+      left_game: boolean;
+    }[] = await this.ds.query(
+      `SELECT user_id, seat, mu_before, mu_after, sigma_before, sigma_after, delta, left_game FROM rating_history WHERE game_key = $1 ORDER BY seat`,
       [`${tableId}:${gameNumber}`],
     );
     return {
@@ -279,6 +313,9 @@ export class RatingsService {
         seat: r.seat,
         ratingBefore: displayRating(r.mu_before),
         ratingAfter: displayRating(r.mu_after),
+        // issue #31: "Rating 1500? → 1382?": provisional before and after this game (the sigmas it was rated with)
+        provisionalBefore: Number(r.sigma_before) > RATING_PROVISIONAL_SIGMA,
+        provisionalAfter: Number(r.sigma_after) > RATING_PROVISIONAL_SIGMA,
         delta: r.delta,
         left: r.left_game,
       })),

@@ -6,7 +6,7 @@ import {
   OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
-import { SESSION_EXPIRED_MESSAGE, type ServerToClientEvents } from '@spades/common';
+import { SESSION_EXPIRED_MESSAGE, type ClientToServerEvents, type ServerToClientEvents } from '@spades/common';
 import { EventEmitter } from 'node:events';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
 import { AppConfig } from '../config/config.schema';
@@ -37,7 +37,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function verifiedTokenExpiry(token: unknown): number | null {
   if (typeof token !== 'string') return null;
   try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
     return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : null;
   } catch {
     return null;
@@ -53,8 +55,9 @@ export interface SocketData {
   username?: string;
 }
 
-export type AppServer = Server<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
-export type AppSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
+/** The socket.io server, typed in both directions with common's event maps (no server-to-server events). */
+export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export interface PresenceEvents {
   /** The user's first socket authenticated (in cluster mode: their first socket on any node). */

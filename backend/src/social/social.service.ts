@@ -3,7 +3,8 @@ import type { LobbyPlayer, SocialResponse, SocialStatus } from '@spades/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoinsService } from '../coins/coins.service';
 import { RealtimeService } from '../realtime/realtime.service';
-import { UUID_RE } from '../users/users.service';
+import { UUID_RE } from '@spades/common';
+import { CHAT_HIDES_SQL } from '../reports/chat-hides';
 
 /**
  * Directed relations: (user, target, friend|block). A user's view of a target is its own row: 'friend',
@@ -91,10 +92,10 @@ export class SocialService {
     return { success: true, userId: targetId, status: await this.statusOf(callerId, targetId) };
   }
 
-  /** Ids of users who block `userId` (their sockets must not receive its chat). */
+  /** Ids of users who block or mute `userId` (their sockets must not receive its chat; issue #25: mutes). */
   async blockersOf(userId: string): Promise<string[]> {
     const rows: { user_id: string }[] = await this.dataSource.query(
-      `SELECT user_id FROM user_relations WHERE target_id = $1 AND kind = 'block'`,
+      `SELECT user_id FROM ${CHAT_HIDES_SQL} h WHERE target_id = $1`,
       [userId],
     );
     return rows.map((r) => r.user_id);
@@ -109,7 +110,7 @@ export class SocialService {
     return new Set(rows.map((r) => r.target_id));
   }
 
-  /** GET /api/users: every player (the caller included, for completeness) with the caller's view. */
+  /** GET /api/users: every player (the caller included, for completeness; deleted accounts not) with the caller's view. */
   async listPlayers(callerId: string): Promise<LobbyPlayer[]> {
     const rows: { id: string; username: string; avatar: string | null; kind: string | null; balance: string | null }[] =
       await this.dataSource.query(
@@ -117,6 +118,7 @@ export class SocialService {
            FROM users u
            LEFT JOIN user_relations r ON r.user_id = $1 AND r.target_id = u.id
            LEFT JOIN coin_accounts a ON a.user_id = u.id
+          WHERE u.deleted_at IS NULL
           ORDER BY lower(u.username)`,
         [callerId],
       );

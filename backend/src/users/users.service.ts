@@ -1,14 +1,20 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { checkUsername, STARTING_COINS, User, USERNAME_TAKEN_MESSAGE } from '@spades/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  Optional,
+} from '@nestjs/common';
+import { checkUsername, STARTING_COINS, User, USERNAME_TAKEN_MESSAGE, UUID_RE } from '@spades/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { CoinsService } from '../coins/coins.service';
+import { REGISTRATION_GATE, type RegistrationGate } from '../settings/registration.gate';
 import { StatsService } from '../stats/stats.service';
 import { UserEntity } from './user.entity';
 
 /** Roles stored on accounts (issue #24; moderators get their powers with the console, issue #25). */
 export type AccountRole = 'user' | 'moderator' | 'admin';
-
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NewUser {
   username: string;
@@ -16,6 +22,8 @@ export interface NewUser {
   passwordHash: string | null;
   discordId?: string | null;
   avatar?: string | null;
+  /** Issue #25: the invite code typed at registration (checked when the host's registration is by invitation). */
+  inviteCode?: string | null;
 }
 
 /** Maps unique-index violations to clear 409s. */
@@ -44,6 +52,8 @@ export class UsersService {
     private readonly dataSource: DataSource,
     private readonly coins: CoinsService,
     private readonly stats: StatsService,
+    /** Issue #25: the host's registration mode, invite codes and starting coins (SettingsModule). */
+    @Optional() @Inject(REGISTRATION_GATE) private readonly gate?: RegistrationGate,
   ) {}
 
   /**
@@ -55,6 +65,7 @@ export class UsersService {
   async createUser(data: NewUser, manager?: EntityManager): Promise<UserEntity> {
     const name = usernameOf(data.username);
     const run = async (m: EntityManager) => {
+      await this.gate?.admit(m, data.inviteCode);
       const repo = m.getRepository(UserEntity);
       const user = repo.create({
         username: name.username,
@@ -69,7 +80,8 @@ export class UsersService {
       } catch (e) {
         throw uniqueViolation(e) ?? e;
       }
-      await this.coins.transfer(m, 'house', { userId: user.id }, STARTING_COINS, 'registration_grant', user.id);
+      const grant = this.gate?.startingCoins() ?? STARTING_COINS;
+      if (grant > 0) await this.coins.transfer(m, 'house', { userId: user.id }, grant, 'registration_grant', user.id);
       return user;
     };
     if (manager?.queryRunner?.isTransactionActive) return run(manager);
@@ -97,12 +109,18 @@ export class UsersService {
     return u;
   }
 
-  /** Id and username of an existing account (the session check: one small query, no avatar). */
-  async findIdentity(id: string): Promise<{ id: string; username: string } | null> {
+  /**
+   * Id and username of an existing account (the session check: one small query, no avatar). `issuedAtMs` (the
+   * token's issue time, ms since the epoch): a token issued before the account's `sessions_revoked_at` (console
+   * "revoke sessions", every ban — issue #25) is refused; so is a token without an issue time once it is set.
+   */
+  async findIdentity(id: string, issuedAtMs?: number): Promise<{ id: string; username: string } | null> {
     if (!UUID_RE.test(id)) return null;
+    const issued = typeof issuedAtMs === 'number' && Number.isFinite(issuedAtMs) ? issuedAtMs : null;
     const rows: { id: string; username: string }[] = await this.dataSource.query(
-      `SELECT id, username FROM users WHERE id = $1`,
-      [id],
+      `SELECT id, username FROM users
+        WHERE id = $1 AND (sessions_revoked_at IS NULL OR $2::double precision > extract(epoch FROM sessions_revoked_at) * 1000)`,
+      [id, issued],
     );
     return rows[0] ?? null;
   }

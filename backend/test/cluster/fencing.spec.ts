@@ -99,7 +99,10 @@ describe('table ownership fencing', () => {
     const a = await newTable();
     await store.append(write(a, 1000, null));
     // close every idle pooled connection: the next write runs on a new one
-    const pool = (t.app.get(DataSource).driver as any).master as { idleCount: number; connect(): Promise<{ release(destroy: boolean): void }> };
+    const pool = (t.app.get(DataSource).driver as any).master as {
+      idleCount: number;
+      connect(): Promise<{ release(destroy: boolean): void }>;
+    };
     const idle = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
     expect(idle.length).toBeGreaterThan(0);
     for (const c of idle) c.release(true);

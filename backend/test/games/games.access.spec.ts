@@ -6,6 +6,7 @@
  * is compared with the table EXPECTED below. Then: replay share links (forged, revoked, another game's) and the
  * host removing an admitted player before the start.
  */
+import { WireError } from '@spades/common';
 import { createTestApp, TestApp, usingEmbedded } from '../support/test-app';
 import { Client, expectLedgerBalanced, SETTINGS, storedTable, useFastTimers } from './helpers';
 
@@ -139,10 +140,12 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
           got.view.push(name);
           expect(view.body.id).toBe(gameId);
         } else {
-          // the refusal carries the message only: no chat, no history, no seat
+          // the refusal carries its message and typed code only: no chat, no history, no seat
           expect(view.status).toBe(403);
-          expect(Object.keys(view.body)).toEqual(['message']);
-          expect(view.body.message).toMatch(/private/);
+          expect(view.body).toEqual({
+            message: expect.stringMatching(/private/),
+            code: status === 'closed' ? WireError.PRIVATE_GAME : WireError.PRIVATE_TABLE,
+          });
         }
         // socket: a member re-subscribes; anybody else asks to watch (and leaves again, so the next status starts alike)
         const wasMember = (await members()).has(c.id);
@@ -306,10 +309,14 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
     for (const c of [guest, v.outsider]) {
       const again = await c.http(t.url, 'POST', `/api/games/${table}/join`, { invite: link });
       expect(again.status).toBe(403);
-      expect(again.body.message).toBe('The host removed you from this table');
+      expect(again.body).toEqual({
+        message: 'The host removed you from this table',
+        code: WireError.REMOVED_FROM_TABLE,
+      });
       expect(await c.emit('join_game', { gameId: table, invite: link })).toMatchObject({
         ok: false,
         message: 'The host removed you from this table',
+        code: WireError.REMOVED_FROM_TABLE,
       });
       expect((await c.http(t.url, 'GET', `/api/games/${table}`)).status).toBe(403);
       expect(await lobbyHas(c, table)).toBe(false);

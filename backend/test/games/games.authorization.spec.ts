@@ -23,7 +23,7 @@ type Who = 'host' | 'other' | 'spectator' | 'outsider';
 
 describe('games authorization matrix (integration)', () => {
   let t: TestApp;
-    // a long result dialog: the result timer never changes a table while a refusal is being checked
+  // a long result dialog: the result timer never changes a table while a refusal is being checked
   const { client } = gamesSuite((app) => (t = app), { RESULT_MS: '600000' });
 
   /** host in seat 0, `other` in `otherSeat`, bots in `bots`, a spectator and an outsider; started when `start`. */
@@ -31,7 +31,8 @@ describe('games authorization matrix (integration)', () => {
     const [host, other, spectator, outsider] = [await client(), await client(), await client(), await client()];
     const gameId = (await host.http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
     expect((await other.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: otherSeat })).status).toBe(200);
-    for (const s of bots) expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    for (const s of bots)
+      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
     for (const c of [host, other]) await c.emit('join_game', { gameId });
     expect((await spectator.emit('join_game_as_spectator', { gameId })).ok).toBe(true);
     if (start) {
@@ -56,14 +57,21 @@ describe('games authorization matrix (integration)', () => {
   ): Promise<{ ok: boolean; message?: string }> {
     if (transport === 'http') {
       const path = command === 'remove' ? 'remove-bot' : 'invite-bot';
-      const r = await c.http(t.url, 'POST', `/api/games/${gameId}/${path}${midgame ? '-midgame' : ''}`, { seatIndex, requesterId: c.id });
+      const r = await c.http(t.url, 'POST', `/api/games/${gameId}/${path}${midgame ? '-midgame' : ''}`, {
+        seatIndex,
+        requesterId: c.id,
+      });
       return r.status === 200 ? { ok: true } : { ok: false, message: r.body?.message };
     }
     const event = command === 'remove' ? 'remove_bot' : command === 'invite' ? 'invite_bot' : 'fill_seat_with_bot';
     return socketCommand(c, event, { gameId, seatIndex });
   }
 
-  async function socketCommand(c: Client, event: string, payload: Record<string, unknown>): Promise<{ ok: boolean; message?: string }> {
+  async function socketCommand(
+    c: Client,
+    event: string,
+    payload: Record<string, unknown>,
+  ): Promise<{ ok: boolean; message?: string }> {
     const errorsBefore = c.errors.length;
     const ack = await c.emit(event, payload);
     if (!ack.ok) {
@@ -73,7 +81,11 @@ describe('games authorization matrix (integration)', () => {
     return ack;
   }
 
-  async function expectRefusedUnchanged(gameId: string, fn: () => Promise<{ ok: boolean; message?: string }>, message?: string): Promise<void> {
+  async function expectRefusedUnchanged(
+    gameId: string,
+    fn: () => Promise<{ ok: boolean; message?: string }>,
+    message?: string,
+  ): Promise<void> {
     const before = await storedTable(t, gameId);
     const r = await fn();
     expect(r.ok).toBe(false);
@@ -85,13 +97,60 @@ describe('games authorization matrix (integration)', () => {
 
   describe('mid-game bot removal (spec §5: the human opposite the bot, or the host when the opposite seat is a bot too)', () => {
     // host seat 0; `other` and the bots as given; the bot to remove in `seat`
-    const cases: { name: string; otherSeat: number; bots: number[]; seat: number; by: Who; allowed: boolean; message?: string }[] = [
+    const cases: {
+      name: string;
+      otherSeat: number;
+      bots: number[];
+      seat: number;
+      by: Who;
+      allowed: boolean;
+      message?: string;
+    }[] = [
       { name: 'the human opposite the bot', otherSeat: 1, bots: [2, 3], seat: 3, by: 'other', allowed: true },
-      { name: 'the host, the opposite seat being a bot too', otherSeat: 2, bots: [1, 3], seat: 1, by: 'host', allowed: true },
-      { name: 'the host, the opposite seat being a human', otherSeat: 1, bots: [2, 3], seat: 3, by: 'host', allowed: false, message: 'Only the player opposite that seat can do that' },
-      { name: 'a seated non-host, the opposite seat being a bot', otherSeat: 2, bots: [1, 3], seat: 1, by: 'other', allowed: false, message: 'Only the host can do that' },
-      { name: 'a spectator', otherSeat: 1, bots: [2, 3], seat: 3, by: 'spectator', allowed: false, message: 'Only seated players can do that' },
-      { name: 'an outsider', otherSeat: 1, bots: [2, 3], seat: 3, by: 'outsider', allowed: false, message: 'Only seated players can do that' },
+      {
+        name: 'the host, the opposite seat being a bot too',
+        otherSeat: 2,
+        bots: [1, 3],
+        seat: 1,
+        by: 'host',
+        allowed: true,
+      },
+      {
+        name: 'the host, the opposite seat being a human',
+        otherSeat: 1,
+        bots: [2, 3],
+        seat: 3,
+        by: 'host',
+        allowed: false,
+        message: 'Only the player opposite that seat can do that',
+      },
+      {
+        name: 'a seated non-host, the opposite seat being a bot',
+        otherSeat: 2,
+        bots: [1, 3],
+        seat: 1,
+        by: 'other',
+        allowed: false,
+        message: 'Only the host can do that',
+      },
+      {
+        name: 'a spectator',
+        otherSeat: 1,
+        bots: [2, 3],
+        seat: 3,
+        by: 'spectator',
+        allowed: false,
+        message: 'Only seated players can do that',
+      },
+      {
+        name: 'an outsider',
+        otherSeat: 1,
+        bots: [2, 3],
+        seat: 3,
+        by: 'outsider',
+        allowed: false,
+        message: 'Only seated players can do that',
+      },
     ];
     for (const transport of TRANSPORTS) {
       for (const c of cases) {
@@ -150,7 +209,11 @@ describe('games authorization matrix (integration)', () => {
     it('start_game (socket and HTTP) on a full WAITING table', async () => {
       const tb = await table(1, [2, 3], false);
       for (const by of ['spectator', 'outsider'] as const) {
-        await expectRefusedUnchanged(tb.gameId, () => socketCommand(tb[by], 'start_game', { gameId: tb.gameId }), 'Only the host can start the game');
+        await expectRefusedUnchanged(
+          tb.gameId,
+          () => socketCommand(tb[by], 'start_game', { gameId: tb.gameId }),
+          'Only the host can start the game',
+        );
         await expectRefusedUnchanged(tb.gameId, async () => {
           const r = await tb[by].http(t.url, 'POST', `/api/games/${tb.gameId}/start`, {});
           expect(r.status).toBe(403);
@@ -180,7 +243,11 @@ describe('games authorization matrix (integration)', () => {
           await expectRefusedUnchanged(gameId, () => socketCommand(c, event, payload));
         }
       }
-      await expectRefusedUnchanged(tb.gameId, () => socketCommand(tb.outsider, 'leave_game', { gameId: tb.gameId }), 'You are not at this table');
+      await expectRefusedUnchanged(
+        tb.gameId,
+        () => socketCommand(tb.outsider, 'leave_game', { gameId: tb.gameId }),
+        'You are not at this table',
+      );
       await expectRefusedUnchanged(tb.gameId, async () => {
         const r = await tb.outsider.http(t.url, 'POST', `/api/games/${tb.gameId}/leave`, {});
         expect(r.status).toBe(400);
@@ -193,8 +260,16 @@ describe('games authorization matrix (integration)', () => {
       expect(after.spectators).toEqual([]);
       // …and is announced in the game chat (issue 15)
       expect(after.chat.slice(0, -1)).toEqual(before.chat);
-      expect(after.chat.at(-1)).toMatchObject({ userId: 'system', message: `${tb.spectator.user.user.username} stopped watching.` });
-      expect({ ...after, spectators: [], departed: [], chat: [] }).toEqual({ ...before, spectators: [], departed: [], chat: [] });
+      expect(after.chat.at(-1)).toMatchObject({
+        userId: 'system',
+        message: `${tb.spectator.user.user.username} stopped watching.`,
+      });
+      expect({ ...after, spectators: [], departed: [], chat: [] }).toEqual({
+        ...before,
+        spectators: [],
+        departed: [],
+        chat: [],
+      });
       await close(tb);
     });
 
@@ -205,10 +280,19 @@ describe('games authorization matrix (integration)', () => {
       await tb.host.waitFor(() => tb.host.view?.status === 'COMPLETED', 60000, 'game over');
       for (const c of [tb.host, tb.other]) c.auto = false;
       // the result dialog is up (last trick cleared): only the (long) result timer is pending
-      while ((await storedTable(t, tb.gameId)).snapshot.flow?.kind !== 'result') await new Promise((r) => setTimeout(r, 15));
+      while ((await storedTable(t, tb.gameId)).snapshot.flow?.kind !== 'result')
+        await new Promise((r) => setTimeout(r, 15));
       for (const by of ['spectator', 'outsider'] as const) {
-        await expectRefusedUnchanged(tb.gameId, () => socketCommand(tb[by], 'play_again', { gameId: tb.gameId }), 'You are not seated at this table');
-        await expectRefusedUnchanged(tb.gameId, () => socketCommand(tb[by], 'start_new_hand', { gameId: tb.gameId }), 'You are not seated at this table');
+        await expectRefusedUnchanged(
+          tb.gameId,
+          () => socketCommand(tb[by], 'play_again', { gameId: tb.gameId }),
+          'You are not seated at this table',
+        );
+        await expectRefusedUnchanged(
+          tb.gameId,
+          () => socketCommand(tb[by], 'start_new_hand', { gameId: tb.gameId }),
+          'You are not seated at this table',
+        );
       }
       await close(tb);
     });

@@ -31,13 +31,17 @@ describe('games crash safety (forked server process)', () => {
     f.clients.push(...ps);
     const created = await ps[0].http(f.server.url, 'POST', '/api/games', SETTINGS);
     const gameId = created.body.id;
-    for (let i = 1; i < 4; i++) expect((await ps[i].http(f.server.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
+    for (let i = 1; i < 4; i++)
+      expect((await ps[i].http(f.server.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
     for (const p of ps) {
       await p.emit('join_game', { gameId });
       p.auto = true;
     }
     expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
-    const exit = await Promise.race([f.server.exited, new Promise<null>((r) => setTimeout(() => r(null), 60000).unref())]);
+    const exit = await Promise.race([
+      f.server.exited,
+      new Promise<null>((r) => setTimeout(() => r(null), 60000).unref()),
+    ]);
     expect(exit?.signal).toBe('SIGKILL'); // died in the middle of the settlement
     for (const c of f.clients.splice(0)) c.close();
 
@@ -67,10 +71,15 @@ describe('games crash safety (forked server process)', () => {
         const [row] = await q(`SELECT balance FROM coin_accounts WHERE key = $1`, [`user:${p.id}`]);
         expect(Number(row.balance)).toBe(START - BUY_IN + expected[seat]);
       }
-      const payouts = await q(`SELECT count(*)::int AS n FROM coin_entries WHERE reason = 'payout' AND amount > 0 AND ref_id = $1`, [`${gameId}:1`]);
+      const payouts = await q(
+        `SELECT count(*)::int AS n FROM coin_entries WHERE reason = 'payout' AND amount > 0 AND ref_id = $1`,
+        [`${gameId}:1`],
+      );
       expect(payouts[0].n).toBe(2);
       expect(await q(`SELECT * FROM game_settlements WHERE game_id = $1`, [gameId])).toHaveLength(1);
-      const stats = await q(`SELECT sum(games_played)::int AS n FROM user_stats WHERE user_id = ANY($1::uuid[])`, [ps.map((p) => p.id)]);
+      const stats = await q(`SELECT sum(games_played)::int AS n FROM user_stats WHERE user_id = ANY($1::uuid[])`, [
+        ps.map((p) => p.id),
+      ]);
       expect(stats[0].n).toBe(4);
     });
   });
@@ -133,7 +142,10 @@ describe('games crash safety (forked server process)', () => {
       expect(row.snapshot.flow).toMatchObject({ kind: 'turn', at: after.turnExpiresAt });
       expect(row.snapshot.replacements).toEqual([null, expiresAt, null, null]);
       expect(row.snapshot.timeouts[0]).toBe(0);
-      const kinds = await q(`SELECT type, actor_kind FROM game_events WHERE game_id = $1 AND type IN ('restore_turn', 'timeout')`, [gameId]);
+      const kinds = await q(
+        `SELECT type, actor_kind FROM game_events WHERE game_id = $1 AND type IN ('restore_turn', 'timeout')`,
+        [gameId],
+      );
       expect(kinds).toEqual([{ type: 'restore_turn', actor_kind: 'server' }]);
     });
   });
@@ -157,7 +169,8 @@ describe('games crash safety (forked server process)', () => {
     // poll until the table waits for us (only we can move it on: a quiescent state) — and stays so: a card the
     // auto-player emitted just before it stopped may still be on its way (the view is the last committed state)
     let before: any;
-    const snap = (v: any) => JSON.stringify([v.currentPlayerIndex, v.hands[0], v.play.currentTrick, v.play.trickNumber]);
+    const snap = (v: any) =>
+      JSON.stringify([v.currentPlayerIndex, v.hands[0], v.play.currentTrick, v.play.trickNumber]);
     for (let i = 0; i < 200; i++) {
       before = (await h.http(f.server.url, 'GET', `/api/games/${gameId}`)).body;
       if (before.currentPlayerIndex === 0 && before.legalCards.length > 0) {
@@ -187,7 +200,11 @@ describe('games crash safety (forked server process)', () => {
     // and the game goes on from there
     h.auto = true;
     h.maybeAct();
-    await h.waitFor(() => h.events('hand_completed').some((x) => x.handNumber === before.handNumber), 30000, 'hand_completed');
+    await h.waitFor(
+      () => h.events('hand_completed').some((x) => x.handNumber === before.handNumber),
+      30000,
+      'hand_completed',
+    );
     const done = h.events('hand_completed').find((x) => x.handNumber === before.handNumber);
     expect(done.tricksPerPlayer.reduce((x: number, y: number) => x + y, 0)).toBe(13);
   });

@@ -17,7 +17,8 @@ describe('game history and replays (integration)', () => {
     const host = await client();
     const other = await client();
     const gameId = (await host.http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
-    for (const s of [1, 2, 3]) expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    for (const s of [1, 2, 3])
+      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
     expect((await host.emit('join_game', { gameId })).ok).toBe(true);
 
     // before the start (WAITING): no replay
@@ -27,7 +28,11 @@ describe('game history and replays (integration)', () => {
     expect((await host.emit('start_game', { gameId })).ok).toBe(true);
     await host.waitFor(() => host.view?.status === 'BIDDING' || host.view?.status === 'PLAYING', 10000, 'game running');
     // in progress: refused, and the refusal carries no card
-    for (const path of [`/api/games/${gameId}/replay`, `/api/games/${gameId}/replay?game=1`, `/api/games/${gameId}/replay?download=1`]) {
+    for (const path of [
+      `/api/games/${gameId}/replay`,
+      `/api/games/${gameId}/replay?game=1`,
+      `/api/games/${gameId}/replay?download=1`,
+    ]) {
       const r = await other.http(t.url, 'GET', path);
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ message: expect.stringMatching(/in progress/) });
@@ -45,7 +50,14 @@ describe('game history and replays (integration)', () => {
     const res = await other.http(t.url, 'GET', `/api/games/${gameId}/replay`);
     expect(res.status).toBe(200);
     const doc = res.body;
-    expect(doc).toMatchObject({ schema: REPLAY_SCHEMA, version: 1, gameId, gameNumber: 1, rated: false, private: false });
+    expect(doc).toMatchObject({
+      schema: REPLAY_SCHEMA,
+      version: 1,
+      gameId,
+      gameNumber: 1,
+      rated: false,
+      private: false,
+    });
     expect(doc.players.map((p: any) => p.kind)).toEqual(['human', 'bot', 'bot', 'bot']);
     expect(doc.players[0]).toMatchObject({ seat: 0, userId: host.id, username: host.user.user.username });
 
@@ -63,7 +75,10 @@ describe('game history and replays (integration)', () => {
     expect(plays).toBe(52 * stored.engine.history.length);
 
     // every hand: seed + commitment as stored in game_hands, the deal recomputes, the tricks are complete
-    const rows = await t.dataSource.query(`SELECT hand_number, seed, commitment FROM game_hands WHERE game_id = $1 ORDER BY hand_number`, [gameId]);
+    const rows = await t.dataSource.query(
+      `SELECT hand_number, seed, commitment FROM game_hands WHERE game_id = $1 ORDER BY hand_number`,
+      [gameId],
+    );
     expect(doc.hands).toHaveLength(rows.length);
     doc.hands.forEach((h: any, i: number) => {
       expect(h.seed).toBe(rows[i].seed.trim());
@@ -108,8 +123,16 @@ describe('game history and replays (integration)', () => {
     expect(item.partners.map((p: any) => p.seat)).toEqual([2]);
     expect(item.opponents.map((p: any) => p.seat)).toEqual([1, 3]);
     // another player has no games; paging and bad input
-    expect((await other.http(t.url, 'GET', `/api/users/${other.id}/games`)).body).toMatchObject({ items: [], total: 0 });
-    expect((await other.http(t.url, 'GET', `/api/users/${host.id}/games?page=2&pageSize=1`)).body).toMatchObject({ items: [], page: 2, pageSize: 1, total: 1 });
+    expect((await other.http(t.url, 'GET', `/api/users/${other.id}/games`)).body).toMatchObject({
+      items: [],
+      total: 0,
+    });
+    expect((await other.http(t.url, 'GET', `/api/users/${host.id}/games?page=2&pageSize=1`)).body).toMatchObject({
+      items: [],
+      page: 2,
+      pageSize: 1,
+      total: 1,
+    });
     expect((await other.http(t.url, 'GET', `/api/users/${host.id}/games?pageSize=1000`)).status).toBe(400);
     expect((await other.http(t.url, 'GET', `/api/users/00000000-0000-4000-8000-000000000000/games`)).status).toBe(404);
     expect((await other.http(t.url, 'GET', `/api/users/${host.id}/games`, undefined)).status).toBe(200);

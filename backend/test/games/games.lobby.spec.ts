@@ -40,21 +40,33 @@ describe('lobby fan-out', () => {
     await watcher.waitFor(() => watcher.events('game_added').some((g) => g.id === second), 3000, 'game_added');
     expect((await c.http(t.url, 'POST', `/api/games/${first}/join`, { seat: 2 })).status).toBe(200);
     for (const s of [1, 3]) expect((await a.emit('invite_bot', { gameId: first, seatIndex: s })).ok).toBe(true);
-    await watcher.waitFor(() => watcher.events('game_changed').filter((g) => g.id === first).length >= 3, 3000, 'game_changed');
+    await watcher.waitFor(
+      () => watcher.events('game_changed').filter((g) => g.id === first).length >= 3,
+      3000,
+      'game_changed',
+    );
     for (const p of [a, c]) await p.emit('join_game', { gameId: first });
     expect((await a.emit('start_game', { gameId: first })).ok).toBe(true);
-    await watcher.waitFor(() => watcher.events('game_changed').some((g) => g.id === first && g.status === 'PLAYING'), 3000, 'started');
+    await watcher.waitFor(
+      () => watcher.events('game_changed').some((g) => g.id === first && g.status === 'PLAYING'),
+      3000,
+      'started',
+    );
     // the second table closes: removed from the list
     expect((await b.emit('leave_game', { gameId: second })).ok).toBe(true);
     await watcher.waitFor(() => watcher.events('game_removed').some((g) => g.id === second), 3000, 'game_removed');
     // let the running game move on for a bit, then compare with the server's list
     await new Promise((r) => setTimeout(r, 300));
     const http = (await watcher.http(t.url, 'GET', '/api/games')).body as any[];
-    await watcher.waitFor(() => {
-      const mine = lobbyList(watcher)!;
-      const now = [...mine.values()].sort((x, y) => x.id.localeCompare(y.id));
-      return JSON.stringify(now) === JSON.stringify([...http].sort((x, y) => x.id.localeCompare(y.id)));
-    }, 3000, 'same list as GET /api/games');
+    await watcher.waitFor(
+      () => {
+        const mine = lobbyList(watcher)!;
+        const now = [...mine.values()].sort((x, y) => x.id.localeCompare(y.id));
+        return JSON.stringify(now) === JSON.stringify([...http].sort((x, y) => x.id.localeCompare(y.id)));
+      },
+      3000,
+      'same list as GET /api/games',
+    );
     expect(JSON.stringify(watcher.received.filter((r) => LIST_EVENTS.includes(r.event)))).not.toMatch(/"suit"/);
 
     // nobody else asked for the lobby: no list or presence traffic
@@ -79,13 +91,21 @@ describe('lobby fan-out', () => {
     const u = await registerUser(t.url);
     const tab1 = await connectSocket(t.url, u.token);
     const tab2 = await connectSocket(t.url, u.token);
-    await watcher.waitFor(() => watcher.events('presence_changed').some((p) => p.online.includes(u.user.id)), 3000, 'online');
+    await watcher.waitFor(
+      () => watcher.events('presence_changed').some((p) => p.online.includes(u.user.id)),
+      3000,
+      'online',
+    );
     tab1.close();
     await new Promise((r) => setTimeout(r, 500));
     // still online through the second tab
     expect(watcher.events('presence_changed').some((p) => p.offline.includes(u.user.id))).toBe(false);
     tab2.close();
-    await watcher.waitFor(() => watcher.events('presence_changed').some((p) => p.offline.includes(u.user.id)), 3000, 'offline');
+    await watcher.waitFor(
+      () => watcher.events('presence_changed').some((p) => p.offline.includes(u.user.id)),
+      3000,
+      'offline',
+    );
     expect(watcher.events('presence_changed').filter((p) => p.online.includes(u.user.id))).toHaveLength(1);
   });
 });

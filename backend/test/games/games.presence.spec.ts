@@ -15,7 +15,8 @@ describe('games presence: blocks in game chat, spectators, leaves, abandoned tab
 
   async function tableWithBots(host: Client, bots: number[]): Promise<string> {
     const gameId = (await host.http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
-    for (const s of bots) expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    for (const s of bots)
+      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
     expect((await host.emit('join_game', { gameId })).ok).toBe(true);
     return gameId;
   }
@@ -35,7 +36,9 @@ describe('games presence: blocks in game chat, spectators, leaves, abandoned tab
     expect(a.view.chat.map((m: any) => m.message)).toContain('from a friend');
     expect(a.view.chat.map((m: any) => m.message)).not.toContain('from the blocked one');
     const viaHttp = await a.http(t.url, 'GET', `/api/games/${gameId}`);
-    expect(viaHttp.body.chat.map((m: any) => m.message)).toEqual(expect.arrayContaining([`${name(b)} joined the game.`, 'from a friend']));
+    expect(viaHttp.body.chat.map((m: any) => m.message)).toEqual(
+      expect.arrayContaining([`${name(b)} joined the game.`, 'from a friend']),
+    );
     expect(viaHttp.body.chat.map((m: any) => m.message)).not.toContain('from the blocked one');
     // the blocked player still sees the blocker's messages (a block is the blocker's choice, as in the lobby)
     expect((await a.emit('chat_message', { gameId, message: 'hello all' })).ok).toBe(true);
@@ -68,10 +71,15 @@ describe('games presence: blocks in game chat, spectators, leaves, abandoned tab
     expect((await spec.emit('join_game_as_spectator', { gameId })).ok).toBe(true);
     await spec.waitFor(() => spec.view?.status === 'BIDDING' || spec.view?.status === 'PLAYING', 5000, 'running');
     expect((await h.emit('leave_game', { gameId })).ok).toBe(true);
-    await spec.waitFor(() => texts(spec).includes(`${name(h)} left the game. A bot plays seat 1.`), 3000, 'leave announced');
+    await spec.waitFor(
+      () => texts(spec).includes(`${name(h)} left the game. A bot plays seat 1.`),
+      3000,
+      'leave announced',
+    );
     // the game goes on for the spectator: the bot logic plays the vacated seat
-    const trickBefore = spec.events('play_update').length;
-    await spec.waitFor(() => spec.events('play_update').length > trickBefore + 4, 20000, 'bots keep playing');
+    const cardsSeen = () => spec.events('game_update').filter((v) => v.status === 'PLAYING').length;
+    const trickBefore = cardsSeen();
+    await spec.waitFor(() => cardsSeen() > trickBefore + 4, 20000, 'bots keep playing');
     expect(spec.events('game_closed')).toHaveLength(0);
     const stored = await storedTable(t, gameId);
     expect(stored.snapshot.status).not.toBe('CLOSED');
@@ -99,7 +107,11 @@ describe('games presence: blocks in game chat, spectators, leaves, abandoned tab
     const listed = async () => ((await lobby.http(t.url, 'GET', '/api/games')).body as any[]).map((g) => g.id);
     expect(await listed()).toEqual(expect.arrayContaining([abandoned, kept]));
     gone.close();
-    await lobby.waitFor(() => lobby.events('game_removed').some((g) => g.id === abandoned), 5000, 'abandoned table gone');
+    await lobby.waitFor(
+      () => lobby.events('game_removed').some((g) => g.id === abandoned),
+      5000,
+      'abandoned table gone',
+    );
     const ids = await listed();
     expect(ids).not.toContain(abandoned);
     expect(ids).toContain(kept);

@@ -9,14 +9,19 @@ import { Client, gamesSuite, joinedMessages, moveCoins, SETTINGS, storedTable, w
 
 describe('games seating, announcements and idempotency (integration)', () => {
   let t: TestApp;
-    // a long result dialog: Play Again is never raced by the result timer
+  // a long result dialog: Play Again is never raced by the result timer
   const { client } = gamesSuite((app) => (t = app), { RESULT_MS: '600000' });
 
   const name = (c: Client) => c.user.user.username;
 
-  async function tableWithBots(host: Client, bots: number[], settings: Record<string, unknown> = SETTINGS): Promise<string> {
+  async function tableWithBots(
+    host: Client,
+    bots: number[],
+    settings: Record<string, unknown> = SETTINGS,
+  ): Promise<string> {
     const gameId = (await host.http(t.url, 'POST', '/api/games', settings)).body.id;
-    for (const s of bots) expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
+    for (const s of bots)
+      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s })).status).toBe(200);
     expect((await host.emit('join_game', { gameId })).ok).toBe(true);
     return gameId;
   }
@@ -40,7 +45,9 @@ describe('games seating, announcements and idempotency (integration)', () => {
       await spec.waitFor(() => spec.view?.id === gameId && spec.view.mySeat === null, 3000, 'spectator view');
       // a spectator is announced as watching, once (issue 15), not as joining the game
       expect(joinedMessages(host, name(spec))).toHaveLength(0);
-      expect(host.events('chat_message').filter((m) => m.message.message === `${name(spec)} is watching.`)).toHaveLength(1);
+      expect(
+        host.events('chat_message').filter((m) => m.message.message === `${name(spec)} is watching.`),
+      ).toHaveLength(1);
       // the explicit join (the table's Join button: HTTP POST /join) seats a spectator, who now joins the game
       const sat = await spec.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: 2 });
       expect(sat.status).toBe(200);
@@ -55,17 +62,26 @@ describe('games seating, announcements and idempotency (integration)', () => {
       const gameId = await tableWithBots(host, [1, 2, 3]);
       expect((await host.emit('start_game', { gameId })).ok).toBe(true);
       expect((await spec.emit('join_game_as_spectator', { gameId })).ok).toBe(true);
-      const watching = (c: Client) => c.events('chat_message').filter((m) => m.message.message === `${name(spec)} is watching.`);
+      const watching = (c: Client) =>
+        c.events('chat_message').filter((m) => m.message.message === `${name(spec)} is watching.`);
       await host.waitFor(() => watching(host).length === 1, 3000, 'watching');
       // the table rests on the host's turn (bots act within ms): nothing else changes it meanwhile
       const rest = await waitHumanTurn(t, gameId);
       await new Promise((r) => setTimeout(r, 200)); // the last bot move's updates are delivered
       const hostUpdates = host.events('game_update').length;
       await spec.reconnect(t.url);
-      for (let i = 0; i < 2; i++) expect(await spec.emit('join_game_as_spectator', { gameId })).toMatchObject({ ok: true, gameId });
-      expect((await spec.http(t.url, 'POST', `/api/games/${gameId}/spectate`, {})).body).toMatchObject({ id: gameId, mySeat: null });
+      for (let i = 0; i < 2; i++)
+        expect(await spec.emit('join_game_as_spectator', { gameId })).toMatchObject({ ok: true, gameId });
+      expect((await spec.http(t.url, 'POST', `/api/games/${gameId}/spectate`, {})).body).toMatchObject({
+        id: gameId,
+        mySeat: null,
+      });
       // its exact view, on the new socket
-      await spec.waitFor(() => spec.view?.id === gameId && spec.view.mySeat === null && spec.view.status === rest.snapshot.status, 3000, 'view');
+      await spec.waitFor(
+        () => spec.view?.id === gameId && spec.view.mySeat === null && spec.view.status === rest.snapshot.status,
+        3000,
+        'view',
+      );
       expect(spec.view.hands.every((h: any[]) => h.length === 0)).toBe(true);
       await new Promise((r) => setTimeout(r, 200));
       const after = await storedTable(t, gameId);
@@ -80,7 +96,8 @@ describe('games seating, announcements and idempotency (integration)', () => {
     it('a player who left (rated: forfeit) and re-sends join_game after a reconnect is not seated again', async () => {
       const ps = [await client(), await client(), await client(), await client()];
       const gameId = (await ps[0].http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
-      for (let i = 1; i < 4; i++) expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
+      for (let i = 1; i < 4; i++)
+        expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
       for (const p of ps) await p.emit('join_game', { gameId });
       expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
       await waitHumanTurn(t, gameId);
@@ -118,7 +135,8 @@ describe('games seating, announcements and idempotency (integration)', () => {
       const seated = await storedTable(t, gameId);
       // reconnect + re-send: nothing changes
       await host.reconnect(t.url);
-      for (let i = 0; i < 2; i++) expect(await host.emit('join_game', { gameId, seat: 3 })).toMatchObject({ ok: true, seat: 0 });
+      for (let i = 0; i < 2; i++)
+        expect(await host.emit('join_game', { gameId, seat: 3 })).toMatchObject({ ok: true, seat: 0 });
       expect(await p.emit('join_game', { gameId })).toMatchObject({ ok: true, seat: 1 });
       expect((await storedTable(t, gameId)).seq).toBe(seated.seq);
       expect(joinedMessages(host, name(p))).toHaveLength(1);
@@ -169,12 +187,17 @@ describe('games seating, announcements and idempotency (integration)', () => {
       expect(await host.emit('chat_message', { gameId, message: 'hello', actionId: 'c-1' })).toEqual(first);
       const seq = (await storedTable(t, gameId)).seq;
       const errorsBefore = host.errors.length;
-      expect(await host.emit('chat_message', { gameId, message: 'bye', actionId: 'c-1' })).toEqual({ ok: false, message: 'Duplicate action id' });
+      expect(await host.emit('chat_message', { gameId, message: 'bye', actionId: 'c-1' })).toEqual({
+        ok: false,
+        message: 'Duplicate action id',
+      });
       await host.waitFor(() => host.errors.length === errorsBefore + 1, 3000, 'error event');
       expect(host.errors.at(-1)).toBe('Duplicate action id');
       const stored = await storedTable(t, gameId);
       expect(stored.seq).toBe(seq);
-      expect(stored.snapshot.chat.filter((m: any) => m.userId === host.id).map((m: any) => m.message)).toEqual(['hello']);
+      expect(stored.snapshot.chat.filter((m: any) => m.userId === host.id).map((m: any) => m.message)).toEqual([
+        'hello',
+      ]);
       // without an id every message is posted
       await host.emit('chat_message', { gameId, message: 'hello' });
       expect((await storedTable(t, gameId)).snapshot.chat.filter((m: any) => m.userId === host.id)).toHaveLength(2);
@@ -186,7 +209,11 @@ describe('games seating, announcements and idempotency (integration)', () => {
       const gameId = await tableWithBots(h, [1, 2, 3]);
       expect((await h.emit('start_game', { gameId })).ok).toBe(true);
       await waitHumanTurn(t, gameId);
-      await h.waitFor(() => h.view?.status === 'BIDDING' && h.view.currentPlayerIndex === 0 && !h.view.handHidden, 5000, 'my bid');
+      await h.waitFor(
+        () => h.view?.status === 'BIDDING' && h.view.currentPlayerIndex === 0 && !h.view.handHidden,
+        5000,
+        'my bid',
+      );
       const first = await h.emit('make_bid', { gameId, bid: 3, actionId: 'a-1' });
       expect(first.ok).toBe(true);
       const after = await storedTable(t, gameId);
@@ -204,9 +231,15 @@ describe('games seating, announcements and idempotency (integration)', () => {
       // the bots may have moved on meanwhile, but not because of the refused retries
       const now = await storedTable(t, gameId);
       expect(now.snapshot.engine.bids[0]).toBe(3);
-      const rows = await t.dataSource.query(`SELECT type, payload FROM game_events WHERE game_id = $1 AND action_id = 'a-1'`, [gameId]);
+      const rows = await t.dataSource.query(
+        `SELECT type, payload FROM game_events WHERE game_id = $1 AND action_id = 'a-1'`,
+        [gameId],
+      );
       expect(rows).toEqual([{ type: 'bid', payload: { bid: 3 } }]);
-      const humanRows = await t.dataSource.query(`SELECT count(*)::int AS n FROM game_events WHERE game_id = $1 AND seq > $2 AND actor = $3`, [gameId, seq, h.id]);
+      const humanRows = await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM game_events WHERE game_id = $1 AND seq > $2 AND actor = $3`,
+        [gameId, seq, h.id],
+      );
       expect(humanRows[0].n).toBe(0);
       await h.emit('leave_game', { gameId });
     });
@@ -223,12 +256,17 @@ describe('games seating, announcements and idempotency (integration)', () => {
       const refused = await poor.http(t.url, 'POST', `/api/games/${waiting}/join`, {});
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe('Not enough coins');
-      expect(await poor.emit('join_game', { gameId: waiting, seat: 1 })).toEqual({ ok: false, message: 'Not enough coins' });
+      expect(await poor.emit('join_game', { gameId: waiting, seat: 1 })).toEqual({
+        ok: false,
+        message: 'Not enough coins',
+      });
 
       expect((await host.emit('start_game', { gameId })).ok).toBe(true);
       await waitHumanTurn(t, gameId);
       // the host removes the bot in seat 1 (opposite seat 3 is a bot too): a replacement countdown starts
-      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/remove-bot-midgame`, { seatIndex: 1 })).status).toBe(200);
+      expect((await host.http(t.url, 'POST', `/api/games/${gameId}/remove-bot-midgame`, { seatIndex: 1 })).status).toBe(
+        200,
+      );
       const sat = await poor.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: 1 });
       expect(sat.status).toBe(200);
       expect(sat.body.mySeat).toBe(1);
@@ -243,7 +281,8 @@ describe('games seating, announcements and idempotency (integration)', () => {
       const poor = await client();
       await moveCoins(t, { userId: poor.id }, 'house', 4_950_000);
       const gameId = (await ps[0].http(t.url, 'POST', '/api/games', SETTINGS)).body.id;
-      for (let i = 1; i < 4; i++) expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
+      for (let i = 1; i < 4; i++)
+        expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
       for (const p of ps) await p.emit('join_game', { gameId });
       expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
       await waitHumanTurn(t, gameId);

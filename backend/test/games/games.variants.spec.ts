@@ -14,7 +14,16 @@ describe('games redaction over random variants (real sockets)', () => {
   it('every payload to players (incl. after reconnect) and spectators is redacted; deals verify', async () => {
     const variant = fc.record({
       gameMode: fc.constantFrom('PARTNERS', 'SOLO'),
-      biddingOption: fc.constantFrom('REG', 'WHIZ', 'MIRROR', '4 OR NIL', 'BID 3', 'BID HEARTS', 'CRAZY ACES', 'SUICIDE'),
+      biddingOption: fc.constantFrom(
+        'REG',
+        'WHIZ',
+        'MIRROR',
+        '4 OR NIL',
+        'BID 3',
+        'BID HEARTS',
+        'CRAZY ACES',
+        'SUICIDE',
+      ),
       allowBlindNil: fc.boolean(),
       rule: fc.constantFrom('none', 'screamer', 'assassin'),
       blindNil: fc.boolean(),
@@ -66,9 +75,11 @@ describe('games redaction over random variants (real sockets)', () => {
         expect(checkRedaction(host, 0, seeds)).toBeGreaterThan(20);
         expect(checkRedaction(spec, 'spectator', seeds)).toBeGreaterThan(20);
         checkFairness(host, 0);
-        if (v.blindNil && host.events('bidding_update').some((b) => b.blind?.[0])) {
+        if (v.blindNil && host.events('game_update').some((v) => v.bidding?.blind?.[0])) {
           // blind nil: the own cards stayed hidden until the bidding ended
-          const hiddenViews = host.received.filter((r) => r.event === 'game_update' && r.payload.status === 'BIDDING' && r.payload.bidding.blind[0]);
+          const hiddenViews = host.received.filter(
+            (r) => r.event === 'game_update' && r.payload.status === 'BIDDING' && r.payload.bidding.blind[0],
+          );
           for (const r of hiddenViews) expect(r.payload.hands[0]).toEqual([]);
           if (hiddenViews.length) blindRuns++;
         }

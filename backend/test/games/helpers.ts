@@ -7,7 +7,15 @@ import { restoreRecord } from '../../src/games/table.delta';
 import { ChildDb, childDb, ChildServer } from './support/child';
 import { Card, dealFromSeed, fromHex, seedCommitment } from '@spades/common';
 import { AccountRef, CoinsService } from '../../src/coins/coins.service';
-import { api, connectSocket, createTestApp, registerUser, RegisteredUser, TestApp, TestSocket } from '../support/test-app';
+import {
+  api,
+  connectSocket,
+  createTestApp,
+  registerUser,
+  RegisteredUser,
+  TestApp,
+  TestSocket,
+} from '../support/test-app';
 
 /**
  * The life cycle every games integration suite shares: short timers (plus `timers`), one app, a balanced ledger
@@ -125,12 +133,17 @@ export class Client {
       if (event === 'chat_message' && this.view && payload?.gameId === this.view.id && payload.message) {
         // like a real client: the chat arrives message by message; incremental game_updates leave it out
         const chat = this.view.chat ?? [];
-        if (!chat.some((m: any) => m.id === payload.message.id)) this.view = { ...this.view, chat: [...chat, payload.message] };
+        if (!chat.some((m: any) => m.id === payload.message.id))
+          this.view = { ...this.view, chat: [...chat, payload.message] };
       }
       if (event === 'game_update') {
         const prev = this.view && this.view.id === payload.id ? this.view : null;
         // an incremental game_update omits what did not change (history, chat): keep the previous ones
-        this.view = { ...payload, history: payload.history ?? prev?.history ?? [], chat: payload.chat ?? prev?.chat ?? [] };
+        this.view = {
+          ...payload,
+          history: payload.history ?? prev?.history ?? [],
+          chat: payload.chat ?? prev?.chat ?? [],
+        };
         if (payload.mySeat !== null && payload.hands?.[payload.mySeat]?.length === 13 && !payload.handHidden) {
           this.ownHands.set(payload.handNumber, payload.hands[payload.mySeat]);
         }
@@ -157,7 +170,7 @@ export class Client {
   maybeAct(): void {
     const v = this.view;
     if (!v || v.mySeat === null || v.currentPlayerIndex !== v.mySeat) return;
-    const key = `${v.gameNumber}:${v.handNumber}:${v.status}:${v.bidding.bids.join(',')}:${v.play.trickNumber}:${v.play.currentTrick.length}:${v.handHidden}`;
+    const key = `${v.id}:${v.gameNumber}:${v.handNumber}:${v.status}:${v.bidding.bids.join(',')}:${v.play.trickNumber}:${v.play.currentTrick.length}:${v.handHidden}`;
     if (this.acted.has(key)) return;
     if (v.status === 'BIDDING' && v.handHidden && this.blindNil && v.legalBids?.blindNil) {
       this.acted.add(key);
@@ -188,7 +201,9 @@ export class Client {
           resolve();
         } else if (Date.now() - t0 > timeoutMs) {
           clearInterval(iv);
-          reject(new Error(`timeout waiting for ${what} (${this.user.user.username}); last status ${this.view?.status}`));
+          reject(
+            new Error(`timeout waiting for ${what} (${this.user.user.username}); last status ${this.view?.status}`),
+          );
         }
       }, 10);
     });
@@ -207,7 +222,8 @@ export function privateCards(x: unknown, out: Card[] = [], key = ''): Card[] {
   if (Array.isArray(x)) x.forEach((v) => privateCards(v, out));
   else if (x && typeof x === 'object') {
     const o = x as Record<string, unknown>;
-    if (typeof o.suit === 'string' && typeof o.rank === 'number') out.push({ suit: o.suit as Card['suit'], rank: o.rank as Card['rank'] });
+    if (typeof o.suit === 'string' && typeof o.rank === 'number')
+      out.push({ suit: o.suit as Card['suit'], rank: o.rank as Card['rank'] });
     for (const [k, v] of Object.entries(o)) privateCards(v, out, k);
   }
   return out;
@@ -246,7 +262,8 @@ export function checkRedaction(c: Client, seat: number | 'spectator', seeds: Map
       if (!seed) throw new Error(`no revealed seed for hand ${r.hand}`);
       const mine = new Set(dealFromSeed(fromHex(seed)!)[seat].map((x) => `${x.suit}${x.rank}`));
       for (const card of cards) {
-        if (!mine.has(`${card.suit}${card.rank}`)) throw new Error(`${r.event} to seat ${seat} leaks ${card.suit}${card.rank}`);
+        if (!mine.has(`${card.suit}${card.rank}`))
+          throw new Error(`${r.event} to seat ${seat} leaks ${card.suit}${card.rank}`);
       }
     }
     n++;
@@ -277,12 +294,20 @@ export async function expectLedgerBalanced(query: (sql: string) => Promise<any[]
      HAVING a.balance <> COALESCE(SUM(e.amount), 0)`,
   );
   expect(drift).toEqual([]);
-  const unbalanced = await query(`SELECT transfer_id FROM coin_entries GROUP BY transfer_id HAVING SUM(amount) <> 0 OR count(*) <> 2`);
+  const unbalanced = await query(
+    `SELECT transfer_id FROM coin_entries GROUP BY transfer_id HAVING SUM(amount) <> 0 OR count(*) <> 2`,
+  );
   expect(unbalanced).toEqual([]);
 }
 
 /** Test-only coin movement THROUGH the ledger (CoinsService.transfer inside a transaction), e.g. to drain a wallet. */
-export async function moveCoins(t: TestApp, from: AccountRef, to: AccountRef, amount: number, reason = 'test_adjustment'): Promise<void> {
+export async function moveCoins(
+  t: TestApp,
+  from: AccountRef,
+  to: AccountRef,
+  amount: number,
+  reason = 'test_adjustment',
+): Promise<void> {
   const coins = t.app.get(CoinsService);
   await t.dataSource.transaction((m) => coins.transfer(m, from, to, amount, reason));
 }
@@ -302,12 +327,22 @@ export async function storedTableIn(
 ): Promise<{ seq: number; snapshot: any }> {
   const [row] = await q(`SELECT seq, snapshot FROM games WHERE id = $1`, [gameId]);
   if (!row) return row;
-  const events = await q(`SELECT seq, actions, delta FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq`, [gameId, row.seq]);
-  return { seq: events.length ? Number(events[events.length - 1].seq) : Number(row.seq), snapshot: restoreRecord(row.snapshot, events, 100) };
+  const events = await q(`SELECT seq, actions, delta FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq`, [
+    gameId,
+    row.seq,
+  ]);
+  return {
+    seq: events.length ? Number(events[events.length - 1].seq) : Number(row.seq),
+    snapshot: restoreRecord(row.snapshot, events, 100),
+  };
 }
 
 /** Test surgery on a stopped server's table: stores `edit(record)` as the snapshot that includes every event. */
-export async function rewriteStoredTable(q: (sql: string, params?: unknown[]) => Promise<any[]>, gameId: string, edit: (rec: any) => void): Promise<void> {
+export async function rewriteStoredTable(
+  q: (sql: string, params?: unknown[]) => Promise<any[]>,
+  gameId: string,
+  edit: (rec: any) => void,
+): Promise<void> {
   const { seq, snapshot } = await storedTableIn(q, gameId);
   edit(snapshot);
   await q(`UPDATE games SET snapshot = $2, seq = $3 WHERE id = $1`, [gameId, JSON.stringify(snapshot), seq]);
@@ -317,20 +352,27 @@ export async function rewriteStoredTable(q: (sql: string, params?: unknown[]) =>
  * Waits until the table only waits for a human (a `turn` timer is the only running flow and no seat
  * replacement is due before it): nothing changes by itself until that human acts or the long turn timer runs out.
  */
-export async function waitHumanTurn(t: TestApp, gameId: string, timeoutMs = 20000): Promise<{ seq: number; snapshot: any }> {
+export async function waitHumanTurn(
+  t: TestApp,
+  gameId: string,
+  timeoutMs = 20000,
+): Promise<{ seq: number; snapshot: any }> {
   const t0 = Date.now();
   for (;;) {
     const row = await storedTable(t, gameId);
     const s = row.snapshot;
     if (s.flow?.kind === 'turn' && !s.trickPending) return row;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`table ${gameId} never waited for a human (flow ${JSON.stringify(s.flow)})`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(`table ${gameId} never waited for a human (flow ${JSON.stringify(s.flow)})`);
     await new Promise((r) => setTimeout(r, 15));
   }
 }
 
 /** 'u joined the game.' messages a client received. */
 export function joinedMessages(c: Client, username: string): any[] {
-  return c.events('chat_message').filter((m) => m.message.userId === 'system' && m.message.message === `${username} joined the game.`);
+  return c
+    .events('chat_message')
+    .filter((m) => m.message.userId === 'system' && m.message.message === `${username} joined the game.`);
 }
 
 /** State of a suite that forks real server processes (crash tests): a fresh database per test, clients closed and the server killed after it. */

@@ -16,13 +16,17 @@ describe('ratings crash safety (forked server process)', () => {
     for (let i = 0; i < 4; i++) ps.push(await Client.create(f.server.url));
     f.clients.push(...ps);
     const gameId = (await ps[0].http(f.server.url, 'POST', '/api/games', SETTINGS)).body.id;
-    for (let i = 1; i < 4; i++) expect((await ps[i].http(f.server.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
+    for (let i = 1; i < 4; i++)
+      expect((await ps[i].http(f.server.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
     for (const p of ps) {
       await p.emit('join_game', { gameId });
       p.auto = true;
     }
     expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
-    const exit = await Promise.race([f.server.exited, new Promise<null>((r) => setTimeout(() => r(null), 60000).unref())]);
+    const exit = await Promise.race([
+      f.server.exited,
+      new Promise<null>((r) => setTimeout(() => r(null), 60000).unref()),
+    ]);
     expect(exit?.signal).toBe('SIGKILL');
     for (const c of f.clients.splice(0)) c.close();
 
@@ -49,8 +53,13 @@ describe('ratings crash safety (forked server process)', () => {
     await withDatabase(f.db, async (q) => {
       expect(await q(`SELECT * FROM rated_games WHERE table_id = $1`, [gameId])).toHaveLength(1);
       expect(await q(`SELECT * FROM rating_history WHERE game_key = $1`, [`${gameId}:1`])).toHaveLength(4);
-      const rows = await q(`SELECT rated_games, games_started, games_finished FROM user_ratings WHERE user_id = ANY($1::uuid[])`, [ps.map((p) => p.id)]);
-      expect(rows.map((r: any) => [r.rated_games, r.games_started, r.games_finished])).toEqual([1, 1, 1, 1].map(() => [1, 1, 1]));
+      const rows = await q(
+        `SELECT rated_games, games_started, games_finished FROM user_ratings WHERE user_id = ANY($1::uuid[])`,
+        [ps.map((p) => p.id)],
+      );
+      expect(rows.map((r: any) => [r.rated_games, r.games_started, r.games_finished])).toEqual(
+        [1, 1, 1, 1].map(() => [1, 1, 1]),
+      );
     });
   }, 180000);
 });

@@ -19,7 +19,8 @@ describe('ratings (integration)', () => {
     const created = await ps[0].http(t.url, 'POST', '/api/games', settings);
     expect(created.status).toBe(201);
     const gameId = created.body.id;
-    for (let i = 1; i < 4; i++) expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
+    for (let i = 1; i < 4; i++)
+      expect((await ps[i].http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: i })).status).toBe(200);
     for (const p of ps) expect((await p.emit('join_game', { gameId })).ok).toBe(true);
     return gameId;
   }
@@ -31,13 +32,18 @@ describe('ratings (integration)', () => {
     for (const p of ps) (p as any).acted.clear();
     for (const [i, p] of ps.entries()) p.auto = !leavers.includes(i);
     expect((await ps[0].emit('start_game', { gameId })).ok).toBe(true);
-    for (const s of leavers) expect((await ps[s].http(t.url, 'POST', `/api/games/${gameId}/leave`, {})).status).toBe(200);
+    for (const s of leavers)
+      expect((await ps[s].http(t.url, 'POST', `/api/games/${gameId}/leave`, {})).status).toBe(200);
     const stayer = ps.find((_, i) => !leavers.includes(i)) as Client;
     await stayer.waitFor(() => stayer.events('game_over').some((e: any) => e.gameId === gameId), 90000, 'game_over');
     await stayer.waitFor(() => stayer.view?.id === gameId && stayer.view?.payouts != null, 10000, 'settlement');
     for (const p of ps) p.auto = false;
     // nobody plays again: the table closes after RESULT_MS (the clients follow one table at a time)
-    await stayer.waitFor(() => stayer.events('game_closed').some((e: any) => e.gameId === gameId), 10000, 'game_closed');
+    await stayer.waitFor(
+      () => stayer.events('game_closed').some((e: any) => e.gameId === gameId),
+      10000,
+      'game_closed',
+    );
     return gameId;
   }
 
@@ -46,12 +52,22 @@ describe('ratings (integration)', () => {
 
   it('a rated PARTNERS game: ratings, history and completion rate, exactly once', async () => {
     const ps = [await client(), await client(), await client(), await client()];
-    const before = await cards(ps[0], ps.map((p) => p.id));
+    const before = await cards(
+      ps[0],
+      ps.map((p) => p.id),
+    );
     expect(before.every((r) => r.rating === RATING_MU0 && r.provisional && r.completionRate === null)).toBe(true);
 
     const gameId = await playRated(ps);
     const winnerTeam = ps[0].events('game_over').find((e: any) => e.gameId === gameId).winningTeam === 'team1' ? 0 : 1;
-    const after = new Map((await cards(ps[0], ps.map((p) => p.id))).map((r) => [r.userId, r]));
+    const after = new Map(
+      (
+        await cards(
+          ps[0],
+          ps.map((p) => p.id),
+        )
+      ).map((r) => [r.userId, r]),
+    );
     for (const [seat, p] of ps.entries()) {
       const r = after.get(p.id)!;
       // four new players: ±118 (hand-computed in common/src/rating/rating.spec.ts, with tau)
@@ -60,12 +76,27 @@ describe('ratings (integration)', () => {
       expect([r.ratedGames, r.gamesStarted, r.gamesFinished, r.completionRate]).toEqual([1, 1, 1, 100]);
     }
     const changes = (await ps[1].http(t.url, 'GET', `/api/ratings/games/${gameId}/1`)).body;
-    expect(changes.changes.map((c: any) => [c.userId, c.delta])).toEqual(ps.map((p, s) => [p.id, s % 2 === winnerTeam ? 118 : -118]));
+    expect(changes.changes.map((c: any) => [c.userId, c.delta])).toEqual(
+      ps.map((p, s) => [p.id, s % 2 === winnerTeam ? 118 : -118]),
+    );
+    // issue #31: "Rating 1500? → 1382? (−118)": new players are provisional before and after their first game
+    expect(changes.changes.map((c: any) => [c.ratingBefore, c.provisionalBefore, c.provisionalAfter])).toEqual(
+      ps.map(() => [1500, true, true]),
+    );
     const hist = (await ps[2].http(t.url, 'GET', `/api/ratings/${ps[0].id}/history`)).body;
     expect(hist.history).toHaveLength(1);
-    expect(hist.history[0]).toMatchObject({ gameId, gameNumber: 1, mode: 'PARTNERS', delta: winnerTeam === 0 ? 118 : -118, left: false });
+    expect(hist.history[0]).toMatchObject({
+      gameId,
+      gameNumber: 1,
+      mode: 'PARTNERS',
+      delta: winnerTeam === 0 ? 118 : -118,
+      left: false,
+    });
     // who played with whom: one roster row per player with seat and team
-    const roster = await t.dataSource.query(`SELECT user_id, seat, team FROM rating_history WHERE game_key = $1 ORDER BY seat`, [`${gameId}:1`]);
+    const roster = await t.dataSource.query(
+      `SELECT user_id, seat, team FROM rating_history WHERE game_key = $1 ORDER BY seat`,
+      [`${gameId}:1`],
+    );
     expect(roster.map((r: any) => [r.user_id, r.seat, r.team])).toEqual(ps.map((p, s) => [p.id, s, s % 2]));
 
     // exactly once: recording the same game again (a second settlement attempt) changes nothing
@@ -84,9 +115,14 @@ describe('ratings (integration)', () => {
       }),
     );
     expect(again).toBe(false);
-    const rows = await t.dataSource.query(`SELECT rated_games, games_started FROM user_ratings WHERE user_id = ANY($1)`, [ps.map((p) => p.id)]);
+    const rows = await t.dataSource.query(
+      `SELECT rated_games, games_started FROM user_ratings WHERE user_id = ANY($1)`,
+      [ps.map((p) => p.id)],
+    );
     expect(rows.every((r: any) => r.rated_games === 1 && r.games_started === 1)).toBe(true);
-    expect(await t.dataSource.query(`SELECT * FROM rating_history WHERE game_key = $1`, [`${gameId}:1`])).toHaveLength(4);
+    expect(await t.dataSource.query(`SELECT * FROM rating_history WHERE game_key = $1`, [`${gameId}:1`])).toHaveLength(
+      4,
+    );
 
     // provisional players are not on the rating leaderboard; the entries carry rating + provisional
     const lb = (await ps[0].http(t.url, 'GET', '/api/leaderboard?by=rating')).body;
@@ -98,10 +134,10 @@ describe('ratings (integration)', () => {
 
   it('a settled rating is on the leaderboard (provisional excluded), best first', async () => {
     const ps = [await client(), await client()];
-    await t.dataSource.query(`INSERT INTO user_ratings (user_id, mu, sigma, rated_at) VALUES ($1, 2400, 150, now()), ($2, 2300, 150, now() - interval '400 days')`, [
-      ps[0].id,
-      ps[1].id,
-    ]);
+    await t.dataSource.query(
+      `INSERT INTO user_ratings (user_id, mu, sigma, rated_at) VALUES ($1, 2400, 150, now()), ($2, 2300, 150, now() - interval '400 days')`,
+      [ps[0].id, ps[1].id],
+    );
     const lb = (await ps[0].http(t.url, 'GET', '/api/leaderboard?by=rating')).body;
     expect(lb.by).toBe('rating');
     expect(lb.entries[0]).toMatchObject({ userId: ps[0].id, rating: 2400, provisional: false, rank: 1 });
@@ -135,7 +171,8 @@ describe('ratings (integration)', () => {
     const host = [await client(), await client(), await client()];
     const created = await host[0].http(t.url, 'POST', '/api/games', SETTINGS);
     const full = created.body.id;
-    for (let i = 1; i < 3; i++) expect((await host[i].http(t.url, 'POST', `/api/games/${full}/join`, { seat: i })).status).toBe(200);
+    for (let i = 1; i < 3; i++)
+      expect((await host[i].http(t.url, 'POST', `/api/games/${full}/join`, { seat: i })).status).toBe(200);
     const refused = await leaver.http(t.url, 'POST', `/api/games/${full}/join`, { seat: 3 });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toMatch(/^You are banned from rated tables until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
@@ -154,7 +191,8 @@ describe('ratings (integration)', () => {
     expect((await host[0].http(t.url, 'POST', `/api/games/${botTable}/invite-bot`, { seatIndex: 1 })).status).toBe(200);
     expect((await host[1].http(t.url, 'POST', `/api/games/${botTable}/join`, { seat: 2 })).status).toBe(200);
     expect((await leaver.http(t.url, 'POST', `/api/games/${botTable}/join`, { seat: 3 })).status).toBe(200);
-    for (const p of [leaver, host[1], host[0]]) expect((await p.http(t.url, 'POST', `/api/games/${botTable}/leave`, {})).status).toBe(200);
+    for (const p of [leaver, host[1], host[0]])
+      expect((await p.http(t.url, 'POST', `/api/games/${botTable}/leave`, {})).status).toBe(200);
 
     // a start with four humans is refused while one of them is banned (banned after sitting down)
     const q = [await client(), await client(), await client(), await client()];
@@ -191,14 +229,22 @@ describe('ratings (integration)', () => {
         }),
       );
     const bans = async (): Promise<{ level: number; minutes: number; at: number }[]> =>
-      (await t.dataSource.query(`SELECT level, issued_at, banned_until FROM rating_bans WHERE user_id = $1 ORDER BY issued_at`, [p.id])).map((r: any) => ({
+      (
+        await t.dataSource.query(
+          `SELECT level, issued_at, banned_until FROM rating_bans WHERE user_id = $1 ORDER BY issued_at`,
+          [p.id],
+        )
+      ).map((r: any) => ({
         level: r.level,
         minutes: (new Date(r.banned_until).getTime() - new Date(r.issued_at).getTime()) / 60_000,
         at: new Date(r.issued_at).getTime(),
       }));
     // every human abandoned: nobody's rating moves, every participant's abandonment counts (threshold 2 in this suite)
     expect(await game(t0, null, [p.id, a.id, b.id, c.id])).toBe(true);
-    const [row] = await t.dataSource.query(`SELECT mu, rated_games, games_started, games_finished FROM user_ratings WHERE user_id = $1`, [p.id]);
+    const [row] = await t.dataSource.query(
+      `SELECT mu, rated_games, games_started, games_finished FROM user_ratings WHERE user_id = $1`,
+      [p.id],
+    );
     expect([row.mu, row.rated_games, row.games_started, row.games_finished]).toEqual([RATING_MU0, 0, 1, 0]);
     expect(await bans()).toEqual([]);
     await game(t0 + 1 * H, [1, 2, 1, 2], [p.id]);
@@ -236,14 +282,20 @@ describe('ratings (integration)', () => {
     const token = admin.user.token;
     const report = await api(t.url, 'GET', '/api/admin/collusion?minGames=2&minShare=50&days=1', { token });
     expect(report.status).toBe(200);
-    const pair = report.body.pairs.find((p: any) => [p.userA.id, p.userB.id].sort().join() === [ps[0].id, ps[1].id].sort().join());
+    const pair = report.body.pairs.find(
+      (p: any) => [p.userA.id, p.userB.id].sort().join() === [ps[0].id, ps[1].id].sort().join(),
+    );
     expect(pair).toMatchObject({ gamesTogether: 2, gamesAsPartners: 0, gamesAsOpponents: 2, sharePercent: 100 });
     expect(typeof pair.coinFlowToA).toBe('number');
-    const partners = report.body.pairs.find((p: any) => [p.userA.id, p.userB.id].sort().join() === [ps[0].id, ps[2].id].sort().join());
+    const partners = report.body.pairs.find(
+      (p: any) => [p.userA.id, p.userB.id].sort().join() === [ps[0].id, ps[2].id].sort().join(),
+    );
     expect(partners).toMatchObject({ gamesAsPartners: 2, coinFlowToA: 0 });
     expect((await api(t.url, 'GET', '/api/admin/collusion?minGames=zero', { token })).status).toBe(400);
     // revoked: a token signed while admin (with the role claim) is refused at once
-    const login = await api(t.url, 'POST', '/api/auth/login', { body: { email: admin.user.email, password: admin.user.password } });
+    const login = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email: admin.user.email, password: admin.user.password },
+    });
     expect((await api(t.url, 'GET', '/api/admin/collusion', { token: login.body.token })).status).toBe(200);
     await setRole(t.dataSource, admin.id, 'user');
     expect((await api(t.url, 'GET', '/api/admin/collusion', { token: login.body.token })).status).toBe(403);

@@ -1,12 +1,30 @@
 import { describe, it, expect } from 'vitest';
 import {
-  apply, createGame, DEFAULT_SETTINGS, GameSettings, GameState, Gimmick, legalBids, legalCards, parseCard, Seat, viewFor,
+  apply,
+  createGame,
+  DEFAULT_SETTINGS,
+  GameSettings,
+  GameState,
+  Gimmick,
+  legalBids,
+  legalCards,
+  parseCard,
+  Seat,
+  viewFor,
 } from '../rules';
 import { basicBot } from './basic';
 import { randomBot } from './random';
 import { getBot, BOTS, mulberry32, playGame, randomSeed } from './index';
 
-function settings(o: { mode?: 'PARTNERS' | 'SOLO'; opt?: GameSettings['biddingOption']; g?: Gimmick; nil?: boolean; blind?: boolean } = {}): GameSettings {
+function settings(
+  o: {
+    mode?: 'PARTNERS' | 'SOLO';
+    opt?: GameSettings['biddingOption'];
+    g?: Gimmick;
+    nil?: boolean;
+    blind?: boolean;
+  } = {},
+): GameSettings {
   return {
     ...DEFAULT_SETTINGS,
     gameMode: o.mode ?? 'PARTNERS',
@@ -123,7 +141,8 @@ describe('random bot', () => {
   });
   it('plays only legal cards', () => {
     let s = dealt(settings(), 7);
-    while (s.phase === 'BIDDING') s = (apply(s, { type: 'bid', seat: s.turn as Seat, bid: 3 }) as { ok: true; state: GameState }).state;
+    while (s.phase === 'BIDDING')
+      s = (apply(s, { type: 'bid', seat: s.turn as Seat, bid: 3 }) as { ok: true; state: GameState }).state;
     const rng = mulberry32(3);
     while (s.phase === 'PLAYING') {
       const seat = s.turn as Seat;
@@ -138,7 +157,13 @@ describe('random bot', () => {
     expect(s.history.length).toBe(1);
   });
   it('playGame completes games with basic and random bots in every variant', () => {
-    for (const st of [settings(), settings({ opt: 'WHIZ' }), settings({ opt: 'MIRROR' }), settings({ g: 'SUICIDE', blind: true }), settings({ mode: 'SOLO', g: 'CRAZY ACES' })]) {
+    for (const st of [
+      settings(),
+      settings({ opt: 'WHIZ' }),
+      settings({ opt: 'MIRROR' }),
+      settings({ g: 'SUICIDE', blind: true }),
+      settings({ mode: 'SOLO', g: 'CRAZY ACES' }),
+    ]) {
       const r = playGame(st, { bots: [basicBot, randomBot, basicBot, randomBot], rng: mulberry32(11) });
       expect(r.state.phase).toBe('COMPLETED');
       expect(r.state.result).not.toBeNull();

@@ -15,7 +15,10 @@ const bad = vi.hoisted(() => ({ card: null as number | null, bid: null as number
 
 vi.mock('./heuristic/play', async (importOriginal) => {
   const real = await importOriginal<typeof import('./heuristic/play')>();
-  return { ...real, heuristicCard: (...a: Parameters<typeof real.heuristicCard>) => bad.card ?? real.heuristicCard(...a) };
+  return {
+    ...real,
+    heuristicCard: (...a: Parameters<typeof real.heuristicCard>) => bad.card ?? real.heuristicCard(...a),
+  };
 });
 vi.mock('./strong/bidding', async (importOriginal) => {
   const real = await importOriginal<typeof import('./strong/bidding')>();

@@ -22,7 +22,9 @@ export interface BotFallbackEvent {
 
 export class BotFallbackError extends Error {
   constructor(readonly event: BotFallbackEvent) {
-    super(`bot ${event.bot} chose an illegal ${event.kind} ${JSON.stringify(event.chosen)} (fallback would use ${JSON.stringify(event.used)})`);
+    super(
+      `bot ${event.bot} chose an illegal ${event.kind} ${JSON.stringify(event.chosen)} (fallback would use ${JSON.stringify(event.used)})`,
+    );
     this.name = 'BotFallbackError';
   }
 }

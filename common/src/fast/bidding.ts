@@ -13,7 +13,11 @@ export interface FastBidRules {
 
 export function fastBidRules(settings: GameSettings): FastBidRules {
   const option =
-    settings.biddingOption === 'GIMMICK' && settings.gimmick ? settings.gimmick : settings.biddingOption === 'GIMMICK' ? 'REG' : settings.biddingOption;
+    settings.biddingOption === 'GIMMICK' && settings.gimmick
+      ? settings.gimmick
+      : settings.biddingOption === 'GIMMICK'
+        ? 'REG'
+        : settings.biddingOption;
   return { option, allowNil: settings.specialRules.allowNil, allowBlindNil: settings.specialRules.allowBlindNil };
 }
 
@@ -29,7 +33,12 @@ export function fastBlindNilPossible(r: FastBidRules, seat: number, bids: ArrayL
 }
 
 /** Allowed regular bids (shared arrays for the fixed lists: do not mutate). `bids[s]` = −1 when not bid yet. */
-export function fastAllowedBids(r: FastBidRules, seat: number, hands: Int32Array, bids: ArrayLike<number>): readonly number[] {
+export function fastAllowedBids(
+  r: FastBidRules,
+  seat: number,
+  hands: Int32Array,
+  bids: ArrayLike<number>,
+): readonly number[] {
   const b = seat * 4;
   switch (r.option) {
     case 'REG':

@@ -31,9 +31,14 @@ function referenceHand(state: GameState, rng: () => number): { state: GameState;
       const lb = legalBids(view);
       const n = lb.bids.length + (lb.blindNil ? 1 : 0);
       const k = Math.floor(rng() * n);
-      r = k === lb.bids.length ? apply(s, { type: 'bid', seat, bid: 0, blind: true }) : apply(s, { type: 'bid', seat, bid: lb.bids[k] });
+      r =
+        k === lb.bids.length
+          ? apply(s, { type: 'bid', seat, bid: 0, blind: true })
+          : apply(s, { type: 'bid', seat, bid: lb.bids[k] });
     } else {
-      const legal = legalCards(view).slice().sort((a, b) => cardIndex(a) - cardIndex(b));
+      const legal = legalCards(view)
+        .slice()
+        .sort((a, b) => cardIndex(a) - cardIndex(b));
       const card = legal[Math.floor(rng() * legal.length)];
       cards.push(cardIndex(card));
       r = apply(s, { type: 'play', seat, card });
@@ -114,7 +119,9 @@ describe('fast engine path', () => {
         const rng = mulberry32(seed + 1);
         while (!st.isOver()) {
           const seat = st.turn as Seat;
-          const ref = computeLegalCards(settings, hands[seat], trick, broken).map(cardIndex).sort((a, b) => a - b);
+          const ref = computeLegalCards(settings, hands[seat], trick, broken)
+            .map(cardIndex)
+            .sort((a, b) => a - b);
           const fast: number[] = [];
           for (let k = 0; k < st.legalCount(seat); k++) fast.push(st.legalCardAt(seat, k));
           expect(fast).toEqual(ref);

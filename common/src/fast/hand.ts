@@ -191,7 +191,11 @@ export class FastHand {
     this.spadesBroken = false;
     for (let s = 0; s < 4; s++) {
       const b = s * 4;
-      this.counts[s] = popcount(this.hands[b]) + popcount(this.hands[b + 1]) + popcount(this.hands[b + 2]) + popcount(this.hands[b + 3]);
+      this.counts[s] =
+        popcount(this.hands[b]) +
+        popcount(this.hands[b + 1]) +
+        popcount(this.hands[b + 2]) +
+        popcount(this.hands[b + 3]);
     }
     return this;
   }

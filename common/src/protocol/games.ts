@@ -4,13 +4,13 @@
  * appears only in their own payloads, spectators never get a hand, and the deal seed of a hand is only
  * revealed in `hand_completed` (its sha256 commitment is in `new_hand_started`).
  *
- * Server → client events (all carry `gameId`): game_update (TableView, after every change), new_hand_started,
- * bidding_ready, bidding_update, bidding_complete, play_start, play_update, trick_complete, clear_trick,
- * hand_completed, game_over, game_closed, seat_replacement_started, chat_message, games_updated (lobby list),
- * error { message }.
+ * Server → client events (all carry `gameId`): game_update (TableView, after every change: it carries each bid
+ * and card), new_hand_started, bidding_ready, trick_complete, clear_trick, hand_completed, game_over,
+ * game_closed, seat_replacement_started, chat_message, games_updated (lobby list), error { message }.
  */
 import type { Card } from '../rules/cards';
 import type { Seat } from '../rules/deal';
+import type { ErrorCode } from './wire-errors';
 import type { GameSettings } from '../rules/settings';
 import type { SideHandScore } from '../rules/state';
 export type TableStatus = 'WAITING' | 'BIDDING' | 'PLAYING' | 'HAND_COMPLETED' | 'COMPLETED' | 'CLOSED';
@@ -52,6 +52,17 @@ export interface GameListItem {
   settings: GameSettings;
   /** Private table (issue #12): only listed for its members and invitees. */
   private?: boolean;
+  /** Issue #27: a tournament match's table (seats reserved for its players; no Play Again). Absent: an ordinary table. */
+  tournament?: TableTournamentLink;
+}
+
+/** Issue #27: the tournament a table belongs to (lobby badge, table view). */
+export interface TableTournamentLink {
+  tournamentId: string;
+  matchId: string;
+  name: string;
+  /** Per seat: the user it is reserved for, null for a bot's seat. */
+  reserved: (string | null)[];
 }
 
 /** A card in a trick: the card plus who played it (spec: "cards with playerIndex"). */
@@ -137,6 +148,8 @@ export interface TableView {
   legalBids: { bids: number[]; blindNil: boolean } | null;
   /** Legal cards for the recipient when it is their turn to play, else []. */
   legalCards: Card[];
+  /** Issue #31: the recipient may claim the remaining tricks now (common's claimRefusal on its own view). */
+  canClaim?: boolean;
   dealerIndex: number | null;
   handNumber: number;
   handCommitment: string | null;
@@ -170,8 +183,16 @@ export interface TableView {
   chat?: GameChatMessage[];
   /** Private table (issue #12). */
   private?: boolean;
+  /** Issue #27: a tournament match's table (no Play Again). Absent: an ordinary table. */
+  tournament?: TableTournamentLink;
   /** Pending in-app invitations; `reservedUntil` (epoch ms) while a seat is held for the invitee. */
-  invitations?: { userId: string; username: string; fromId: string; seatIndex: number | null; reservedUntil: number | null }[];
+  invitations?: {
+    userId: string;
+    username: string;
+    fromId: string;
+    seatIndex: number | null;
+    reservedUntil: number | null;
+  }[];
   serverTime: number;
 }
 
@@ -185,6 +206,8 @@ export interface GameChatMessage {
   /** Epoch ms. */
   timestamp: number;
   isGameMessage: true;
+  /** Issue #31: a quick-chat preset (its id in QUICK_CHAT); clients with quick chat off hide it. */
+  quick?: string;
 }
 
 /** hand_completed: the hand's score summary with the revealed seed. */
@@ -253,37 +276,10 @@ export interface GameChatInput extends GameIdPayload {
   message: string;
 }
 
-export interface BiddingUpdate {
-  gameId: string;
-  currentBidderIndex: Seat | null;
-  currentPlayer: string | null;
-  bids: (number | null)[];
-  blind: boolean[];
-}
-export interface BiddingComplete {
-  gameId: string;
-  bids: (number | null)[];
-  blind: boolean[];
-}
 export interface BiddingReady {
   gameId: string;
-  currentBidderIndex: Seat | null;
+  currentBidderIndex: number | null;
   currentPlayer: string | null;
-}
-export interface PlayStart {
-  gameId: string;
-  currentPlayerIndex: Seat | null;
-  currentPlayer: string | null;
-  currentTrick: WireTrickCard[];
-  trickNumber: number;
-}
-export interface PlayUpdate {
-  gameId: string;
-  currentTrick: WireTrickCard[];
-  currentPlayerIndex: Seat | null;
-  currentPlayer: string | null;
-  trickNumber: number;
-  spadesBroken: boolean;
 }
 export interface TrickComplete {
   gameId: string;
@@ -298,14 +294,14 @@ export interface NewHandStarted {
   /** Only the recipient's own seat holds cards ([] while withheld for a possible blind nil); others []. */
   hands: Card[][];
   handHidden: boolean;
-  dealerIndex: Seat | null;
-  currentBidderIndex: Seat | null;
+  dealerIndex: number | null;
+  currentBidderIndex: number | null;
   /** hex sha256 of the hand's seed (revealed in hand_completed). */
   commitment: string | null;
 }
 export interface SeatReplacementStarted {
   gameId: string;
-  seatIndex: Seat;
+  seatIndex: number;
   /** Epoch ms when a bot takes the seat (a human may take it before). */
   expiresAt: number;
 }
@@ -315,4 +311,6 @@ export interface GameClosed {
 }
 
 /** Acknowledgement of client game actions. */
-export type Ack = (result: { ok: true; [k: string]: unknown } | { ok: false; message: string }) => void;
+export type Ack = (
+  result: { ok: true; [k: string]: unknown } | { ok: false; message: string; code?: ErrorCode },
+) => void;

@@ -1,6 +1,7 @@
 /**
  * HTTP contracts (spec §7). Every error response is `{ message: string }` with a 4xx/5xx status.
  */
+import type { PlayerStanding } from './admin-players';
 import { checkLineText, nameKey, normalizeName } from './text';
 
 export interface ErrorResponse {
@@ -23,6 +24,11 @@ export interface User {
   createdAt: string;
   /** The account's stored role (issue #24); absent from older servers. */
   role?: AccountRole;
+  /**
+   * Issue #25, GET /api/auth/profile only: the active chat mute and the warnings / forced renames not shown before
+   * (each is returned once: show them when present).
+   */
+  standing?: PlayerStanding;
 }
 
 /** Roles stored on accounts (issue #24). Moderators get their powers with the console (a later issue). */
@@ -73,7 +79,9 @@ export const USERNAME_TAKEN_MESSAGE = 'That username is already taken (or looks 
  * A username as stored, and its look-alike key: normalized (`normalizeName`: NFKC, zero-width stripped), refused
  * with the text rule it breaks (bidi, control, lone surrogate) or when it does not match USERNAME_PATTERN.
  */
-export function checkUsername(input: unknown): { ok: true; username: string; key: string } | { ok: false; message: string } {
+export function checkUsername(
+  input: unknown,
+): { ok: true; username: string; key: string } | { ok: false; message: string } {
   if (typeof input !== 'string') return { ok: false, message: 'username must be a string' };
   const checked = checkLineText(input, 'username');
   if (!checked.ok) return { ok: false, message: checked.message };

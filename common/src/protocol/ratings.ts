@@ -47,6 +47,9 @@ export interface GameRatingChange {
   seat: number;
   ratingBefore: number;
   ratingAfter: number;
+  /** Issue #31: provisional (`1500?`) before and after this game; absent from older servers. */
+  provisionalBefore?: boolean;
+  provisionalAfter?: boolean;
   delta: number;
   left: boolean;
 }

@@ -141,6 +141,11 @@ export interface InviteLink {
   token: string;
   url: string;
   appUrl: string;
+  /**
+   * Issue #31: the host configured the public address (CLIENT_URL): `url` is built from it. When false, `url` is
+   * built from the default and the client builds the link from the address it is actually using instead.
+   */
+  configured?: boolean;
 }
 
 /** An in-app invitation to a table (`game_invitation`, `GET /api/invitations`). */

@@ -5,11 +5,10 @@
  * is answered with `error { message }`.
  */
 import type { ChatMessage, LobbyChatInput } from './chat';
+import type { ErrorCode } from './wire-errors';
 import type {
   Ack,
-  BiddingComplete,
   BiddingReady,
-  BiddingUpdate,
   BotSeatPayload,
   CreateGamePayload,
   FillSeatPayload,
@@ -25,12 +24,22 @@ import type {
   MakeBidPayload,
   NewHandStarted,
   PlayCardPayload,
-  PlayStart,
-  PlayUpdate,
   SeatReplacementStarted,
   TrickComplete,
 } from './games';
 import type { GameInvitation, InvitationCancelled, InvitationDeclined, InvitePlayerPayload } from './replay';
+import type { ClaimPayload, QuickChatInput } from './quick-chat';
+import type { Announcement } from './settings';
+import type { SanctionNotice } from './admin-sanctions';
+import type {
+  PartnerInvitation,
+  PartnerUpdate,
+  PlayBotsNowPayload,
+  QuickPlayJoinPayload,
+  QuickPlayMatched,
+  QuickPlayStatus,
+} from './matchmaking';
+import type { TournamentMatchReady, TournamentView, WatchTournamentPayload } from './tournaments';
 
 /** Handshake `auth` object. Only `token` is used; the server never trusts a client-sent userId. */
 export interface SocketAuth {
@@ -56,6 +65,11 @@ export interface SocketErrorPayload {
   message: string;
   /** The event that caused it, when known. */
   event?: string;
+  /**
+   * A refusal's typed code (a rule: SPADES_NOT_BROKEN; a malformed payload: INVALID_PAYLOAD): clients react to the
+   * code, never to the text.
+   */
+  code?: ErrorCode;
 }
 
 export interface FriendAddedPayload {
@@ -76,6 +90,10 @@ export interface ClientToServerEvents {
   start_game: (payload: GameIdPayload, ack?: Ack) => void;
   make_bid: (payload: MakeBidPayload, ack?: Ack) => void;
   play_card: (payload: PlayCardPayload, ack?: Ack) => void;
+  /** Issue #31: claim the remaining tricks (only when `TableView.canClaim`; refused with `error` otherwise). */
+  claim: (payload: ClaimPayload, ack?: Ack) => void;
+  /** Issue #31: a quick-chat preset (QUICK_CHAT id), rate-limited like chat. */
+  quick_chat: (payload: QuickChatInput, ack?: Ack) => void;
   start_new_hand: (payload: GameIdPayload, ack?: Ack) => void;
   play_again: (payload: GameIdPayload, ack?: Ack) => void;
   leave_game: (payload: GameIdPayload, ack?: Ack) => void;
@@ -98,6 +116,33 @@ export interface ClientToServerEvents {
   watch_lobby: (payload?: WatchLobbyPayload, ack?: Ack) => void;
   /** The client left the lobby view (e.g. sat at a table): no more lobby list or presence traffic. */
   unwatch_lobby: (payload?: unknown, ack?: Ack) => void;
+  /** Issue #28: quick play (common/src/protocol/matchmaking.ts). */
+  quickplay_join: (
+    payload: QuickPlayJoinPayload,
+    ack?: (res: ({ ok: true } & QuickPlayStatus) | { ok: false; message: string }) => void,
+  ) => void;
+  quickplay_leave: (payload?: unknown, ack?: Ack) => void;
+  quickplay_status: (
+    payload?: unknown,
+    ack?: (res: ({ ok: true } & QuickPlayStatus) | { ok: false; message: string }) => void,
+  ) => void;
+  quickplay_bots: (
+    payload?: unknown,
+    ack?: (res: { ok: true; gameId: string } | { ok: false; message: string }) => void,
+  ) => void;
+  play_bots_now: (
+    payload: PlayBotsNowPayload,
+    ack?: (res: { ok: true; gameId: string } | { ok: false; message: string }) => void,
+  ) => void;
+  partner_invite: (payload: { userId: string } & QuickPlayJoinPayload, ack?: Ack) => void;
+  partner_accept: (payload: { fromId: string }, ack?: Ack) => void;
+  partner_decline: (payload: { fromId: string }, ack?: Ack) => void;
+  /** Issue #27: follow a tournament (`tournament_updated` on every change; the ack carries the current view). */
+  watch_tournament: (
+    payload: WatchTournamentPayload,
+    ack?: (res: { ok: true; tournament: TournamentView } | { ok: false; message: string }) => void,
+  ) => void;
+  unwatch_tournament: (payload: WatchTournamentPayload, ack?: Ack) => void;
 }
 
 export interface WatchLobbyPayload {
@@ -123,11 +168,7 @@ export interface ServerToClientEvents {
   game_removed: (payload: { id: string; gameId: string }) => void;
   presence_changed: (payload: PresenceChanged) => void;
   game_update: (game: GameUpdate) => void;
-  bidding_update: (payload: BiddingUpdate) => void;
-  bidding_complete: (payload: BiddingComplete) => void;
   bidding_ready: (payload: BiddingReady) => void;
-  play_start: (payload: PlayStart) => void;
-  play_update: (payload: PlayUpdate) => void;
   trick_complete: (payload: TrickComplete) => void;
   clear_trick: (payload: GameIdPayload) => void;
   hand_completed: (payload: HandSummary) => void;
@@ -149,6 +190,57 @@ export interface ServerToClientEvents {
    * out (like an HTTP 401) and shows the login page.
    */
   session_expired: (payload: SessionExpiredPayload) => void;
+  /** Issue #25: the host's announcement banner changed (null: removed); also sent on connect while one is up. */
+  announcement: (payload: Announcement | null) => void;
+  /**
+   * Issue #25: a moderator sanctioned this account (warn, mute, forced rename; a ban is sent right before the server
+   * closes the socket). The text to show: `sanctionNoticeText(notice)`.
+   */
+  sanction_notice: (payload: SanctionNotice) => void;
+  /**
+   * Issue #31: to the player only, when their turn timer ran out and the server bid or played for them (the
+   * table's other events tell everyone what was played). `seatLost`: this timeout cost them the seat.
+   */
+  turn_timed_out: (payload: TurnTimedOut) => void;
+  /** Issue #28: quick play. */
+  quickplay_status: (payload: QuickPlayStatus) => void;
+  quickplay_matched: (payload: QuickPlayMatched) => void;
+  quickplay_bot_offer: (payload: QuickPlayStatus) => void;
+  partner_invitation: (payload: PartnerInvitation) => void;
+  partner_update: (payload: PartnerUpdate) => void;
+  /** Issue #27: a watched tournament changed (the same view for every watcher: no `me` / `nextMatch`). */
+  tournament_updated: (payload: TournamentView) => void;
+  /** Issue #27: to a match's players: your table is open, take your seat before `seatDeadline`. */
+  tournament_match_ready: (payload: TournamentMatchReady) => void;
+  /** Issue #27: to a tournament's watchers after each hand at one of its tables: that table's score now. */
+  tournament_scores: (payload: TournamentTableScores) => void;
+}
+
+/**
+ * Issue #27: a tournament table's score after a hand (socket `tournament_scores`, to `watch_tournament` sockets).
+ * The tournament page shows it on the match until the match's result arrives in `tournament_updated`.
+ */
+export interface TournamentTableScores {
+  tournamentId: string;
+  matchId: string;
+  gameId: string;
+  /** Hands played at the table so far. */
+  handNumber: number;
+  /** Each seat's score (PARTNERS: its team's). The match's entrant i sits at seat i. */
+  scoresBySeat: number[];
+}
+
+/** Issue #31: what the server did for a player whose turn timer ran out. */
+export interface TurnTimedOut {
+  gameId: string;
+  seatIndex: number;
+  /** The bid made (blind nil: `blind`) or the card played (code, e.g. "7C"), whichever the turn was. */
+  action: { type: 'bid'; bid: number; blind: boolean } | { type: 'play'; card: string };
+  /** Consecutive timeouts of this player now (1, 2, …). */
+  timeouts: number;
+  /** The number of consecutive timeouts that gives the seat to a bot (MAX_CONSECUTIVE_TIMEOUTS). */
+  maxTimeouts: number;
+  seatLost: boolean;
 }
 
 export interface SessionExpiredPayload {
@@ -160,3 +252,9 @@ export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in
 
 export type ServerEventName = keyof ServerToClientEvents;
 export type ClientEventName = keyof ClientToServerEvents;
+/** The payload of a server → client event. */
+export type ServerPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
+/** The payload of a client → server event (what a well-behaved client sends; the server still validates it). */
+export type ClientPayload<E extends ClientEventName> = Parameters<ClientToServerEvents[E]>[0];
+/** One server → client event with its payload, as a discriminated union (e.g. a list of events to send). */
+export type ServerEmit = { [E in ServerEventName]: { event: E; payload: ServerPayload<E> } }[ServerEventName];

@@ -18,8 +18,11 @@ import { plackettLuce } from './weng-lin';
 
 const NO_TAU = { ...RATING_OPTIONS, tau: 0 };
 const fresh = (): PlayerRating => newRating();
-const seats = (places: number[], left: number[] = [], ratings: PlayerRating[] = [fresh(), fresh(), fresh(), fresh()]): RatedSeat[] =>
-  places.map((place, seat) => ({ seat, rating: ratings[seat], place, left: left.includes(seat) }));
+const seats = (
+  places: number[],
+  left: number[] = [],
+  ratings: PlayerRating[] = [fresh(), fresh(), fresh(), fresh()],
+): RatedSeat[] => places.map((place, seat) => ({ seat, rating: ratings[seat], place, left: left.includes(seat) }));
 
 describe('Weng-Lin Plackett-Luce, hand-computed', () => {
   it('PARTNERS, four new players (mu 1500, sigma 500, beta 250, no tau): ±117.85, sigma 490.65', () => {
@@ -123,30 +126,44 @@ const ratingArb = fc.record({
   sigma: fc.double({ min: 40, max: 500, noNaN: true }),
   ratedAt: fc.constant(0),
 });
-const soloPlaces = fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 4, maxLength: 4 }).filter((xs) => {
-  const best = Math.max(...xs);
-  return xs.filter((x) => x === best).length === 1; // a tied top score plays another hand: one winner
-}).map((scores) => scores.map((s) => 1 + scores.filter((t) => t > s).length));
+const soloPlaces = fc
+  .array(fc.integer({ min: 0, max: 100 }), { minLength: 4, maxLength: 4 })
+  .filter((xs) => {
+    const best = Math.max(...xs);
+    return xs.filter((x) => x === best).length === 1; // a tied top score plays another hand: one winner
+  })
+  .map((scores) => scores.map((s) => 1 + scores.filter((t) => t > s).length));
 
 describe('properties', () => {
   it('a winner (not a leaver) never loses rating, in both modes, whoever left', () => {
     fc.assert(
-      fc.property(fc.array(ratingArb, { minLength: 4, maxLength: 4 }), soloPlaces, fc.boolean(), fc.subarray([0, 1, 2, 3]), (rs, solo, t0, left) => {
-        const partners = t0 ? [1, 2, 1, 2] : [2, 1, 2, 1];
-        for (const [mode, places] of [['SOLO', solo], ['PARTNERS', partners]] as const) {
-          const out = rateGame(mode, seats(places, left, rs), 0);
-          out.forEach((c, i) => {
-            if (places[i] === 1 && !left.includes(i)) expect(c.after.mu).toBeGreaterThanOrEqual(c.before.mu);
-            if (left.includes(i)) expect(c.after.mu).toBeLessThanOrEqual(c.before.mu);
-            expect(c.after.sigma).toBeLessThanOrEqual(c.before.sigma + 5);
-            expect(c.after.sigma).toBeGreaterThan(0);
-          });
-          if (mode === 'PARTNERS') {
-            // a leaver's partner never loses rating for it
-            for (const l of left) if (!left.includes((l + 2) % 4)) expect(out[(l + 2) % 4].after.mu).toBeGreaterThanOrEqual(out[(l + 2) % 4].before.mu);
+      fc.property(
+        fc.array(ratingArb, { minLength: 4, maxLength: 4 }),
+        soloPlaces,
+        fc.boolean(),
+        fc.subarray([0, 1, 2, 3]),
+        (rs, solo, t0, left) => {
+          const partners = t0 ? [1, 2, 1, 2] : [2, 1, 2, 1];
+          for (const [mode, places] of [
+            ['SOLO', solo],
+            ['PARTNERS', partners],
+          ] as const) {
+            const out = rateGame(mode, seats(places, left, rs), 0);
+            out.forEach((c, i) => {
+              if (places[i] === 1 && !left.includes(i)) expect(c.after.mu).toBeGreaterThanOrEqual(c.before.mu);
+              if (left.includes(i)) expect(c.after.mu).toBeLessThanOrEqual(c.before.mu);
+              expect(c.after.sigma).toBeLessThanOrEqual(c.before.sigma + 5);
+              expect(c.after.sigma).toBeGreaterThan(0);
+            });
+            if (mode === 'PARTNERS') {
+              // a leaver's partner never loses rating for it
+              for (const l of left)
+                if (!left.includes((l + 2) % 4))
+                  expect(out[(l + 2) % 4].after.mu).toBeGreaterThanOrEqual(out[(l + 2) % 4].before.mu);
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 
@@ -171,13 +188,29 @@ describe('properties', () => {
   it('plackettLuce keeps the shape and rejects malformed games', () => {
     expect(() => plackettLuce([[{ mu: 1, sigma: 1 }]], [1], RATING_OPTIONS)).toThrow(RangeError);
     expect(() => plackettLuce([[], [{ mu: 1, sigma: 1 }]], [1, 2], RATING_OPTIONS)).toThrow(RangeError);
-    expect(plackettLuce([[{ mu: 1, sigma: 1 }], [{ mu: 1, sigma: 1 }, { mu: 1, sigma: 1 }]], [1, 2], RATING_OPTIONS)[1]).toHaveLength(2);
+    expect(
+      plackettLuce(
+        [
+          [{ mu: 1, sigma: 1 }],
+          [
+            { mu: 1, sigma: 1 },
+            { mu: 1, sigma: 1 },
+          ],
+        ],
+        [1, 2],
+        RATING_OPTIONS,
+      )[1],
+    ).toHaveLength(2);
   });
 });
 
 describe('simulation (deterministic)', () => {
   it('64 players, 2,000 mixed games at noise 1: Spearman(hidden skill, rating) ≥ 0.9', () => {
-    const res = simulate(plackettLuceModel, { players: 64, games: 2000, seed: 11, noise: 1, mode: 'MIXED' }, [250, 2000]);
+    const res = simulate(
+      plackettLuceModel,
+      { players: 64, games: 2000, seed: 11, noise: 1, mode: 'MIXED' },
+      [250, 2000],
+    );
     expect(res.spearman).toBeGreaterThanOrEqual(0.9);
     expect(res.curve[0].spearman).toBeLessThan(res.spearman); // it learns: better after 2,000 games than after 250
   });

@@ -39,7 +39,10 @@ export function newRating(): PlayerRating {
 export function effectiveSigma(r: PlayerRating, now: number): number {
   if (r.ratedAt === null || now <= r.ratedAt) return Math.min(r.sigma, RATING_SIGMA0);
   const days = (now - r.ratedAt) / DAY_MS;
-  return Math.min(RATING_SIGMA0, Math.sqrt(r.sigma * r.sigma + RATING_IDLE_SIGMA_PER_DAY * RATING_IDLE_SIGMA_PER_DAY * days));
+  return Math.min(
+    RATING_SIGMA0,
+    Math.sqrt(r.sigma * r.sigma + RATING_IDLE_SIGMA_PER_DAY * RATING_IDLE_SIGMA_PER_DAY * days),
+  );
 }
 
 export function isProvisional(r: PlayerRating, now: number): boolean {
@@ -96,12 +99,21 @@ function changes(seats: RatedSeat[], before: Gaussian[], after: Gaussian[]): Rat
  * among leavers, and a leaver never gains); in PARTNERS a leaver gets the update of the game in which their team lost, their partner the
  * actual result but never a lower mu. Everyone else gets the actual result. Returns one change per input seat.
  */
-export function rateGame(mode: 'PARTNERS' | 'SOLO', seats: RatedSeat[], now: number, opts: WengLinOptions = RATING_OPTIONS): RatingChange[] {
+export function rateGame(
+  mode: 'PARTNERS' | 'SOLO',
+  seats: RatedSeat[],
+  now: number,
+  opts: WengLinOptions = RATING_OPTIONS,
+): RatingChange[] {
   const before: Gaussian[] = seats.map((s) => ({ mu: s.rating.mu, sigma: effectiveSigma(s.rating, now) }));
   if (mode === 'SOLO') {
     const worst = Math.max(...seats.map((s) => s.place)) + 1;
     const ranks = seats.map((s) => (s.left ? worst : s.place));
-    const out = plackettLuce(before.map((g) => [g]), ranks, opts).map((t, i) =>
+    const out = plackettLuce(
+      before.map((g) => [g]),
+      ranks,
+      opts,
+    ).map((t, i) =>
       // leavers tied for last among themselves: a weak leaver tied with a strong one must not gain from it
       seats[i].left && t[0].mu > before[i].mu ? { mu: before[i].mu, sigma: t[0].sigma } : t[0],
     );
@@ -133,7 +145,7 @@ export function spearman(a: number[], b: number[]): number {
   const rank = (xs: number[]): number[] => {
     const idx = xs.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
     const r = new Array<number>(xs.length);
-    for (let i = 0; i < idx.length; ) {
+    for (let i = 0; i < idx.length;) {
       let j = i;
       while (j + 1 < idx.length && idx[j + 1][0] === idx[i][0]) j++;
       for (let k = i; k <= j; k++) r[idx[k][1]] = (i + j) / 2 + 1;

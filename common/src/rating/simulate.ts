@@ -38,8 +38,20 @@ function wengLinVariant(name: string, fn: typeof bradleyTerryFull): RatingModel<
     name,
     init: () => ({ mu: 1500, sigma: 500 }),
     rate(mode, players, places) {
-      if (mode === 'SOLO') return fn(players.map((p) => [p]), places, RATING_OPTIONS).map((t) => t[0]);
-      const out = fn([[players[0], players[2]], [players[1], players[3]]], [places[0], places[1]], RATING_OPTIONS);
+      if (mode === 'SOLO')
+        return fn(
+          players.map((p) => [p]),
+          places,
+          RATING_OPTIONS,
+        ).map((t) => t[0]);
+      const out = fn(
+        [
+          [players[0], players[2]],
+          [players[1], players[3]],
+        ],
+        [places[0], places[1]],
+        RATING_OPTIONS,
+      );
       return [out[0][0], out[1][0], out[0][1], out[1][1]];
     },
     score: (s) => s.mu,
@@ -148,7 +160,11 @@ export function simulate<S>(model: RatingModel<S>, o: SimOptions, checkpoints: n
   const skill = Array.from({ length: o.players }, () => gaussian(rng));
   const state = skill.map(() => model.init());
   const curve: SimResult['curve'] = [];
-  const corr = () => spearman(skill, state.map((s) => model.score(s)));
+  const corr = () =>
+    spearman(
+      skill,
+      state.map((s) => model.score(s)),
+    );
   for (let g = 1; g <= o.games; g++) {
     const pick: number[] = [];
     while (pick.length < 4) {
@@ -165,7 +181,11 @@ export function simulate<S>(model: RatingModel<S>, o: SimOptions, checkpoints: n
     } else {
       places = perf.map((x) => 1 + perf.filter((y) => y > x).length);
     }
-    const next = model.rate(mode, pick.map((p) => state[p]), places);
+    const next = model.rate(
+      mode,
+      pick.map((p) => state[p]),
+      places,
+    );
     pick.forEach((p, i) => (state[p] = next[i]));
     if (checkpoints.includes(g)) curve.push({ games: g, spearman: corr() });
   }

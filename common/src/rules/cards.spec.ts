@@ -1,5 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { cardCode, cardEquals, cardFromIndex, cardIndex, DECK, normalizeCard, parseCard, sortHand, Card } from './cards';
+import {
+  cardCode,
+  cardEquals,
+  cardFromIndex,
+  cardIndex,
+  DECK,
+  normalizeCard,
+  parseCard,
+  sortHand,
+  Card,
+} from './cards';
 
 describe('cards', () => {
   it('DECK has 52 distinct cards in index order', () => {
@@ -12,8 +22,18 @@ describe('cards', () => {
   });
 
   it.each([
-    ['AS', 'S', 14], ['10H', 'H', 10], ['QD', 'D', 12], ['2C', 'C', 2], ['jc', 'C', 11], ['K♠', 'S', 13],
-    ['10♥', 'H', 10], ['A♦', 'D', 14], ['3♣', 'C', 3], ['A spades', 'S', 14], ['Q of hearts', 'H', 12], ['TS', 'S', 10],
+    ['AS', 'S', 14],
+    ['10H', 'H', 10],
+    ['QD', 'D', 12],
+    ['2C', 'C', 2],
+    ['jc', 'C', 11],
+    ['K♠', 'S', 13],
+    ['10♥', 'H', 10],
+    ['A♦', 'D', 14],
+    ['3♣', 'C', 3],
+    ['A spades', 'S', 14],
+    ['Q of hearts', 'H', 12],
+    ['TS', 'S', 10],
   ])('parseCard(%s)', (code, suit, rank) => {
     expect(parseCard(code)).toEqual({ suit, rank });
   });

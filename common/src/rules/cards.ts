@@ -49,10 +49,26 @@ export function cardCode(card: Card): string {
 }
 
 const SUIT_ALIASES: Record<string, Suit> = {
-  s: 'S', h: 'H', d: 'D', c: 'C',
-  '♠': 'S', '♥': 'H', '♦': 'D', '♣': 'C',
-  '♤': 'S', '♡': 'H', '♢': 'D', '♧': 'C',
-  spade: 'S', spades: 'S', heart: 'H', hearts: 'H', diamond: 'D', diamonds: 'D', club: 'C', clubs: 'C',
+  s: 'S',
+  h: 'H',
+  d: 'D',
+  c: 'C',
+  '♠': 'S',
+  '♥': 'H',
+  '♦': 'D',
+  '♣': 'C',
+  '♤': 'S',
+  '♡': 'H',
+  '♢': 'D',
+  '♧': 'C',
+  spade: 'S',
+  spades: 'S',
+  heart: 'H',
+  hearts: 'H',
+  diamond: 'D',
+  diamonds: 'D',
+  club: 'C',
+  clubs: 'C',
 };
 
 /** Normalises a suit given as letter, symbol or (singular/plural) name; null if unknown. */
@@ -62,7 +78,17 @@ export function parseSuit(input: unknown): Suit | null {
   return Object.prototype.hasOwnProperty.call(SUIT_ALIASES, key) ? SUIT_ALIASES[key] : null;
 }
 
-const RANK_ALIASES: Record<string, Rank> = { j: 11, q: 12, k: 13, a: 14, t: 10, jack: 11, queen: 12, king: 13, ace: 14 };
+const RANK_ALIASES: Record<string, Rank> = {
+  j: 11,
+  q: 12,
+  k: 13,
+  a: 14,
+  t: 10,
+  jack: 11,
+  queen: 12,
+  king: 13,
+  ace: 14,
+};
 
 /** Normalises a rank given as number 2..14 or string '2'..'10', 'J','Q','K','A' (also '11'..'14'); null if unknown. */
 export function parseRank(input: unknown): Rank | null {
@@ -92,11 +118,16 @@ export function parseCard(code: string): Card | null {
 
 function fastSuitIndex(suit: unknown): number {
   switch (suit) {
-    case 'S': return 0;
-    case 'H': return 1;
-    case 'D': return 2;
-    case 'C': return 3;
-    default: return -1;
+    case 'S':
+      return 0;
+    case 'H':
+      return 1;
+    case 'D':
+      return 2;
+    case 'C':
+      return 3;
+    default:
+      return -1;
   }
 }
 

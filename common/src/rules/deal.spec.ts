@@ -1,11 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import { cardCode, DECK } from './cards';
-import { dealFromSeed, firstDealerFromSeed, seedCommitment, shuffledIndicesFromSeed, verifySeedCommitment } from './deal';
+import {
+  dealFromSeed,
+  firstDealerFromSeed,
+  seedCommitment,
+  shuffledIndicesFromSeed,
+  verifySeedCommitment,
+} from './deal';
 import { fromHex, sha256, toHex } from './sha256';
 
 function seedOf(n: number): Uint8Array {
   const s = new Uint8Array(32);
-  s[0] = n & 255; s[1] = (n >> 8) & 255; s[2] = (n >> 16) & 255;
+  s[0] = n & 255;
+  s[1] = (n >> 8) & 255;
+  s[2] = (n >> 16) & 255;
   return s;
 }
 
@@ -53,7 +61,9 @@ describe('deal', () => {
       let counter = 0;
       const next = (): number => {
         if (values.length === 0) {
-          const block = sha256(new Uint8Array([...seed, counter >>> 24, (counter >>> 16) & 255, (counter >>> 8) & 255, counter & 255]));
+          const block = sha256(
+            new Uint8Array([...seed, counter >>> 24, (counter >>> 16) & 255, (counter >>> 8) & 255, counter & 255]),
+          );
           counter++;
           for (let b = 0; b < 32; b += 2) values.push(block[b] * 256 + block[b + 1]);
         }
@@ -74,7 +84,12 @@ describe('deal', () => {
       expect(shuffledIndicesFromSeed(seed)).toEqual(expected);
       const hands = dealFromSeed(seed);
       for (let s = 0; s < 4; s++) {
-        expect(hands[s].map(cardCode).sort()).toEqual(expected.slice(13 * s, 13 * s + 13).map((i) => cardCode(DECK[i])).sort());
+        expect(hands[s].map(cardCode).sort()).toEqual(
+          expected
+            .slice(13 * s, 13 * s + 13)
+            .map((i) => cardCode(DECK[i]))
+            .sort(),
+        );
       }
     }
   });

@@ -33,8 +33,7 @@ export function normalizeSeed(seed: unknown): Uint8Array | null {
 
 function isByteArray(x: unknown): x is Uint8Array {
   return (
-    x instanceof Uint8Array ||
-    (ArrayBuffer.isView(x) && Object.prototype.toString.call(x) === '[object Uint8Array]')
+    x instanceof Uint8Array || (ArrayBuffer.isView(x) && Object.prototype.toString.call(x) === '[object Uint8Array]')
   );
 }
 
@@ -59,7 +58,7 @@ export function shuffledIndicesFromSeed(seed: Uint8Array): number[] {
         pos = 0;
       }
       const w = blockWords[pos >> 1];
-      const v = (pos & 1) === 0 ? (w >>> 16) : (w & 0xffff);
+      const v = (pos & 1) === 0 ? w >>> 16 : w & 0xffff;
       pos++;
       if (v < limit) {
         j = v % n;

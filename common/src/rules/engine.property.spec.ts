@@ -30,10 +30,21 @@ const VARIANTS: Variant[] = [
   { biddingOption: 'REG', gimmick: null },
   { biddingOption: 'WHIZ', gimmick: null },
   { biddingOption: 'MIRROR', gimmick: null },
-  ...(['SUICIDE', '4 OR NIL', 'BID 3', 'BID HEARTS', 'CRAZY ACES'] as Gimmick[]).map((g) => ({ biddingOption: 'GIMMICK' as const, gimmick: g })),
+  ...(['SUICIDE', '4 OR NIL', 'BID 3', 'BID HEARTS', 'CRAZY ACES'] as Gimmick[]).map((g) => ({
+    biddingOption: 'GIMMICK' as const,
+    gimmick: g,
+  })),
 ];
-const SPECIALS = [{ screamer: false, assassin: false }, { screamer: true, assassin: false }, { screamer: false, assassin: true }];
-const NILS = [{ allowNil: true, allowBlindNil: false }, { allowNil: true, allowBlindNil: true }, { allowNil: false, allowBlindNil: false }];
+const SPECIALS = [
+  { screamer: false, assassin: false },
+  { screamer: true, assassin: false },
+  { screamer: false, assassin: true },
+];
+const NILS = [
+  { allowNil: true, allowBlindNil: false },
+  { allowNil: true, allowBlindNil: true },
+  { allowNil: false, allowBlindNil: false },
+];
 
 /** Every valid combination of mode × variant × special rule × nil toggles. */
 const COMBOS: GameSettings[] = [];
@@ -41,7 +52,14 @@ for (const gameMode of ['PARTNERS', 'SOLO'] as GameMode[]) {
   for (const v of VARIANTS) {
     for (const sp of SPECIALS) {
       for (const nil of NILS) {
-        const s: GameSettings = { ...DEFAULT_SETTINGS, gameMode, ...v, minPoints: -100, maxPoints: 200, specialRules: { ...nil, ...sp } };
+        const s: GameSettings = {
+          ...DEFAULT_SETTINGS,
+          gameMode,
+          ...v,
+          minPoints: -100,
+          maxPoints: 200,
+          specialRules: { ...nil, ...sp },
+        };
         const r = validateSettings(s);
         if (r.ok) COMBOS.push(r.settings);
       }
@@ -50,8 +68,16 @@ for (const gameMode of ['PARTNERS', 'SOLO'] as GameMode[]) {
 }
 
 /** Independent scoring oracle (written separately from scoring.ts) for one side. */
-function oracleDelta(bids: number[], blind: boolean[], tricks: number[], seats: number[], bagsBefore: number): { delta: number; bags: number } {
-  let bid = 0, got = 0, nil = 0;
+function oracleDelta(
+  bids: number[],
+  blind: boolean[],
+  tricks: number[],
+  seats: number[],
+  bagsBefore: number,
+): { delta: number; bags: number } {
+  let bid = 0,
+    got = 0,
+    nil = 0;
   for (const s of seats) {
     got += tricks[s];
     if (bids[s] === 0) nil += (tricks[s] === 0 ? 1 : -1) * (blind[s] ? 200 : 100);
@@ -144,13 +170,17 @@ function probe(s: GameState, rng: () => number): void {
     actions.push({ type: 'bid', seat: turn, bid: 0, blind: true });
     actions.push({ type: 'bid', seat: turn, bid: Math.floor(rng() * 14) });
   }
-  if (turn !== null && s.phase === 'PLAYING') actions.push({ type: 'play', seat: turn, card: DECK[Math.floor(rng() * 52)] });
+  if (turn !== null && s.phase === 'PLAYING')
+    actions.push({ type: 'play', seat: turn, card: DECK[Math.floor(rng() * 52)] });
   actions.push({ type: 'reveal', seat: Math.floor(rng() * 4) as Seat });
   deepFreeze(s); // apply must not write to its input (the engine's outputs share structure, never mutated)
   const before = JSON.stringify(s);
   for (const action of actions) {
     const res = tryApply(s, action);
-    check(res.ok === expectedOk(s, action), `${JSON.stringify(action)} ${res.ok ? 'accepted' : `refused (${res.ok ? '' : res.error})`} in ${s.phase}`);
+    check(
+      res.ok === expectedOk(s, action),
+      `${JSON.stringify(action)} ${res.ok ? 'accepted' : `refused (${res.ok ? '' : res.error})`} in ${s.phase}`,
+    );
   }
   check(JSON.stringify(s) === before, 'a probe changed the state');
 }
@@ -186,7 +216,10 @@ function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough
         const lb = legalBids(view);
         check(lb.bids.length + (lb.blindNil ? 1 : 0) > 0, 'no legal bid');
         // forced bids are placed by the engine: the seat to bid always has a real choice
-        check(!lb.forced && lb.bids.length + (lb.blindNil ? 1 : 0) > 1, `forced bid left to ${seat}: ${JSON.stringify(lb)}`);
+        check(
+          !lb.forced && lb.bids.length + (lb.blindNil ? 1 : 0) > 1,
+          `forced bid left to ${seat}: ${JSON.stringify(lb)}`,
+        );
       }
       const action = bots[seat].act(view, rng);
       check(action, 'bot returned no action');
@@ -223,7 +256,12 @@ function playChecked(settings: GameSettings, bots: Bot[], seed: number, thorough
   expect(s.scores.filter((x) => x === top).length).toBe(1);
   const winner = settings.gameMode === 'PARTNERS' ? s.result!.winnerTeam : s.result!.winnerSeat;
   expect(s.scores[winner as number]).toBe(top);
-  expect(s.scores).toEqual(s.history.reduce((acc, h) => acc.map((v, i) => v + h.sides[i].delta), s.scores.map(() => 0)));
+  expect(s.scores).toEqual(
+    s.history.reduce(
+      (acc, h) => acc.map((v, i) => v + h.sides[i].delta),
+      s.scores.map(() => 0),
+    ),
+  );
   return s;
 }
 

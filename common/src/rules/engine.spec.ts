@@ -10,10 +10,24 @@ import { displayBid, legalBids, legalCards, statusMark, viewFor } from './view';
 
 function seedOf(n: number): Uint8Array {
   const s = new Uint8Array(32);
-  s[0] = n & 255; s[1] = (n >> 8) & 255; s[31] = 7;
+  s[0] = n & 255;
+  s[1] = (n >> 8) & 255;
+  s[31] = 7;
   return s;
 }
-function settings(o: { mode?: 'PARTNERS' | 'SOLO'; opt?: GameSettings['biddingOption']; g?: Gimmick; nil?: boolean; blind?: boolean; screamer?: boolean; assassin?: boolean; max?: number; min?: number } = {}): GameSettings {
+function settings(
+  o: {
+    mode?: 'PARTNERS' | 'SOLO';
+    opt?: GameSettings['biddingOption'];
+    g?: Gimmick;
+    nil?: boolean;
+    blind?: boolean;
+    screamer?: boolean;
+    assassin?: boolean;
+    max?: number;
+    min?: number;
+  } = {},
+): GameSettings {
   return {
     ...DEFAULT_SETTINGS,
     gameMode: o.mode ?? 'PARTNERS',
@@ -21,7 +35,12 @@ function settings(o: { mode?: 'PARTNERS' | 'SOLO'; opt?: GameSettings['biddingOp
     gimmick: o.g ?? null,
     minPoints: o.min ?? -100,
     maxPoints: o.max ?? 500,
-    specialRules: { allowNil: o.nil ?? true, allowBlindNil: o.blind ?? false, screamer: o.screamer ?? false, assassin: o.assassin ?? false },
+    specialRules: {
+      allowNil: o.nil ?? true,
+      allowBlindNil: o.blind ?? false,
+      screamer: o.screamer ?? false,
+      assassin: o.assassin ?? false,
+    },
   };
 }
 function ok(r: ApplyResult): GameState {
@@ -120,7 +139,9 @@ describe('engine: phases and dealing', () => {
     expect(errOf(step(g, { type: 'reveal', seat: 0 }))).toBe('WRONG_PHASE');
     const b = ok(apply(g, { type: 'deal', seed: seedOf(2) }));
     expect(errOf(step(b, { type: 'deal', seed: seedOf(3) }))).toBe('WRONG_PHASE');
-    expect(errOf(step(b, { type: 'play', seat: b.turn as Seat, card: b.hands[b.turn as Seat][0] }))).toBe('WRONG_PHASE');
+    expect(errOf(step(b, { type: 'play', seat: b.turn as Seat, card: b.hands[b.turn as Seat][0] }))).toBe(
+      'WRONG_PHASE',
+    );
     expect(errOf(step(b, { type: 'nope' } as unknown as GameAction))).toBe('INVALID_ACTION');
   });
 
@@ -154,7 +175,9 @@ describe('engine: phases and dealing', () => {
         const lb = legalBids(v);
         const action: GameAction =
           direct.phase === 'BIDDING'
-            ? lb.blindNil ? { type: 'bid', seat, bid: 0, blind: true } : { type: 'bid', seat, bid: lb.bids[lb.bids.length - 1] }
+            ? lb.blindNil
+              ? { type: 'bid', seat, bid: 0, blind: true }
+              : { type: 'bid', seat, bid: lb.bids[lb.bids.length - 1] }
             : { type: 'play', seat, card: legalCards(v)[0] };
         direct = ok(apply(direct, action));
         restored = clone(ok(apply(restored, clone(action))));
@@ -190,7 +213,8 @@ describe('engine: bidding', () => {
     const other = ((first + 1) % 4) as Seat;
     expect(errOf(step(s0, { type: 'bid', seat: other, bid: 3 }))).toBe('NOT_YOUR_TURN');
     expect(errOf(step(s0, { type: 'bid', seat: 7 as Seat, bid: 3 }))).toBe('INVALID_SEAT');
-    for (const bad of [14, -1, 2.5, Number.NaN]) expect(errOf(step(s0, { type: 'bid', seat: first, bid: bad }))).toBe('ILLEGAL_BID');
+    for (const bad of [14, -1, 2.5, Number.NaN])
+      expect(errOf(step(s0, { type: 'bid', seat: first, bid: bad }))).toBe('ILLEGAL_BID');
     expect(errOf(step(s0, { type: 'bid', seat: first, bid: 0, blind: true }))).toBe('BLIND_NIL_NOT_ALLOWED');
     let s = s0;
     for (let i = 0; i < 4; i++) s = ok(step(s, { type: 'bid', seat: s.turn as Seat, bid: i + 1 }));
@@ -311,7 +335,10 @@ describe('engine: bidding', () => {
     // stored before that rule is still handled: blind nil is never offered there.
     expect(() => createGame(settings({ opt: 'WHIZ', blind: true }))).toThrow(/BLIND_NIL_NOT_OFFERED/);
     const w = start(settings({ opt: 'WHIZ' }));
-    const s: GameState = { ...w, settings: { ...w.settings, specialRules: { ...w.settings.specialRules, allowBlindNil: true } } };
+    const s: GameState = {
+      ...w,
+      settings: { ...w.settings, specialRules: { ...w.settings.specialRules, allowBlindNil: true } },
+    };
     for (const seat of [0, 1, 2, 3] as Seat[]) expect(viewFor(s, seat).hand).not.toBeNull();
     const seat = s.turn as Seat;
     if (legalBids(viewFor(s, seat)).bids.length > 0) expect(legalBids(viewFor(s, seat)).blindNil).toBe(false);
@@ -367,7 +394,16 @@ describe('engine: play and scoring of a rigged hand', () => {
   function rigged(st: GameSettings, dealer: Seat, bids: number[]): GameState {
     const s = ok(apply(createGame(st), { type: 'deal', seed: seedOf(1) }));
     const first = ((dealer + 1) % 4) as Seat;
-    return { ...s, dealer, hands: suitHands(), bids, revealed: [true, true, true, true], phase: 'PLAYING', turn: first, trickLeader: first };
+    return {
+      ...s,
+      dealer,
+      hands: suitHands(),
+      bids,
+      revealed: [true, true, true, true],
+      phase: 'PLAYING',
+      turn: first,
+      trickLeader: first,
+    };
   }
 
   it('seat 0 (all spades) takes every trick; scores 67 / −40', () => {
@@ -376,7 +412,9 @@ describe('engine: play and scoring of a rigged hand', () => {
     // seat 1 must lead hearts; seat 0 can't lead spades before broken? It holds only spades → allowed later.
     expect(errOf(step(s, { type: 'play', seat: 2, card: parseCard('2D')! }))).toBe('NOT_YOUR_TURN');
     expect(errOf(step(s, { type: 'play', seat: 1, card: parseCard('2S')! }))).toBe('CARD_NOT_IN_HAND');
-    expect(errOf(step(s, { type: 'play', seat: 1, card: { suit: 'X', rank: 2 } as unknown as Card }))).toBe('INVALID_CARD');
+    expect(errOf(step(s, { type: 'play', seat: 1, card: { suit: 'X', rank: 2 } as unknown as Card }))).toBe(
+      'INVALID_CARD',
+    );
     let tricks = 0;
     while (s.phase === 'PLAYING') {
       const seat = s.turn as Seat;
@@ -412,8 +450,12 @@ describe('engine: play and scoring of a rigged hand', () => {
   });
 
   it('SPADES_NOT_BROKEN for a spade lead while holding other suits', () => {
-    const hands = [cards('AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH'), cards('KS AH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD'),
-      cards('QS KD AD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC'), cards('JS 10S 9S 8S 7S 6S 5S 4S 3S 2S QC KC AC')];
+    const hands = [
+      cards('AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH'),
+      cards('KS AH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD'),
+      cards('QS KD AD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC'),
+      cards('JS 10S 9S 8S 7S 6S 5S 4S 3S 2S QC KC AC'),
+    ];
     const base = rigged(settings(), 3, [1, 1, 1, 1]);
     const s = { ...base, hands };
     expect(s.turn).toBe(0);
@@ -479,11 +521,23 @@ describe('display helpers', () => {
     ['SOLO', [3, 4, 2, 4], [3, 1, 3, 0], 7, 0, 'made'],
     ['SOLO', [5, 4, 2, 4], [0, 4, 5, 3], 12, 0, 'failed'],
   ] as const)('statusMark %s %j tricks %j after %i → %s', (mode, bids, tricksWon, trickNumber, seat, expected) => {
-    const view = { settings: settings({ mode }), phase: 'PLAYING' as const, bids: [...bids], tricksWon: [...tricksWon], trickNumber };
+    const view = {
+      settings: settings({ mode }),
+      phase: 'PLAYING' as const,
+      bids: [...bids],
+      tricksWon: [...tricksWon],
+      trickNumber,
+    };
     expect(statusMark(view, seat as Seat)).toBe(expected);
   });
   it('statusMark: nil made when the hand is over without tricks', () => {
-    const view = { settings: settings(), phase: 'HAND_COMPLETED' as const, bids: [0, 4, 5, 4], tricksWon: [0, 4, 5, 4], trickNumber: 13 };
+    const view = {
+      settings: settings(),
+      phase: 'HAND_COMPLETED' as const,
+      bids: [0, 4, 5, 4],
+      tricksWon: [0, 4, 5, 4],
+      trickNumber: 13,
+    };
     expect(statusMark(view, 0)).toBe('made');
     expect(statusMark({ ...view, phase: 'BIDDING' }, 0)).toBe('pending');
   });

@@ -31,7 +31,7 @@ import { dealFromSeed, firstDealerFromSeed, normalizeSeed, Seat, seedCommitment 
 import { EngineError, EngineErrorCode } from './errors';
 import { allowedBids, blindNilPossible, computeLegalBids, playError, trickWinner } from './legal';
 import { gameOutcome, scoreHand } from './scoring';
-import { GameSettings, validateSettings } from './settings';
+import { BUY_IN_MIN, GameSettings, validateSettings } from './settings';
 import { toHex } from './sha256';
 import { GameState, HandRecord, isSeat, sideCount } from './state';
 
@@ -48,12 +48,14 @@ export type ApplyResult = { ok: true; state: GameState } | { ok: false; error: E
  * are a programming error here and throw a RangeError (validate user input with validateSettings first).
  */
 export function createGame(settings: GameSettings): GameState {
-  const v = validateSettings(settings);
+  // buy-in 0: a tournament's table (issue #27: coins move through the tournament); the rules never read the buy-in
+  const free = settings?.buyIn === 0;
+  const v = validateSettings(free ? { ...settings, buyIn: BUY_IN_MIN } : settings);
   if (!v.ok) throw new RangeError(`invalid settings: ${v.error}: ${v.message}`);
   const n = sideCount(v.settings);
   return {
     version: 1,
-    settings: v.settings,
+    settings: free ? { ...v.settings, buyIn: 0 } : v.settings,
     phase: 'WAITING',
     handNumber: 0,
     dealer: null,

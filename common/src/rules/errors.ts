@@ -43,6 +43,11 @@ export function engineErrorMessage(code: EngineErrorCode): string {
   return Object.prototype.hasOwnProperty.call(MESSAGES, code) ? MESSAGES[code] : 'Unknown error';
 }
 
+/** A spade rule refused the card (the client keeps its bid state and only drops the pending card). */
+export function isSpadeRuleError(code: unknown): boolean {
+  return (SPADE_RULE_ERRORS as readonly unknown[]).includes(code);
+}
+
 /** Error codes whose message is about spades (the client alerts these verbatim, spec §5/§8). */
 export const SPADE_RULE_ERRORS: readonly EngineErrorCode[] = [
   'SPADES_NOT_BROKEN',

@@ -10,3 +10,4 @@ export * from './prizes';
 export * from './engine';
 export * from './view';
 export * from './replay';
+export * from './claim';

@@ -6,14 +6,30 @@ import { TrickCard } from './state';
 import { engineErrorMessage, SPADE_RULE_ERRORS } from './errors';
 
 const cards = (s: string): Card[] => (s ? s.split(' ').map((c) => parseCard(c)!) : []);
-const trick = (s: string, leader = 0): TrickCard[] => cards(s).map((card, i) => ({ seat: ((leader + i) % 4) as 0, card }));
-function settings(o: { mode?: 'PARTNERS' | 'SOLO'; opt?: GameSettings['biddingOption']; g?: Gimmick; nil?: boolean; blind?: boolean; screamer?: boolean; assassin?: boolean } = {}): GameSettings {
+const trick = (s: string, leader = 0): TrickCard[] =>
+  cards(s).map((card, i) => ({ seat: ((leader + i) % 4) as 0, card }));
+function settings(
+  o: {
+    mode?: 'PARTNERS' | 'SOLO';
+    opt?: GameSettings['biddingOption'];
+    g?: Gimmick;
+    nil?: boolean;
+    blind?: boolean;
+    screamer?: boolean;
+    assassin?: boolean;
+  } = {},
+): GameSettings {
   return {
     ...DEFAULT_SETTINGS,
     gameMode: o.mode ?? 'PARTNERS',
     biddingOption: o.g ? 'GIMMICK' : (o.opt ?? 'REG'),
     gimmick: o.g ?? null,
-    specialRules: { allowNil: o.nil ?? true, allowBlindNil: o.blind ?? false, screamer: o.screamer ?? false, assassin: o.assassin ?? false },
+    specialRules: {
+      allowNil: o.nil ?? true,
+      allowBlindNil: o.blind ?? false,
+      screamer: o.screamer ?? false,
+      assassin: o.assassin ?? false,
+    },
   };
 }
 const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
@@ -68,10 +84,22 @@ describe('blind nil availability (clarification 1)', () => {
   it('forced flag', () => {
     expect(computeLegalBids(settings({ g: 'BID 3' }), 0, [], N, false).forced).toBe(true);
     expect(computeLegalBids(settings({ g: 'SUICIDE' }), 0, [], [null, null, 4, null], false).forced).toBe(true);
-    expect(computeLegalBids(settings({ g: 'SUICIDE', blind: true }), 0, [], [null, null, 4, null], false)).toEqual({ bids: [0], blindNil: true, forced: false });
+    expect(computeLegalBids(settings({ g: 'SUICIDE', blind: true }), 0, [], [null, null, 4, null], false)).toEqual({
+      bids: [0],
+      blindNil: true,
+      forced: false,
+    });
     // once the seat has looked at its cards blind nil is no longer offered: the nil is forced
-    expect(computeLegalBids(settings({ g: 'SUICIDE', blind: true }), 0, [], [null, null, 4, null], true)).toEqual({ bids: [0], blindNil: false, forced: true });
-    expect(computeLegalBids(settings({ g: '4 OR NIL', blind: true }), 0, [], N, true)).toEqual({ bids: [0, 4], blindNil: false, forced: false });
+    expect(computeLegalBids(settings({ g: 'SUICIDE', blind: true }), 0, [], [null, null, 4, null], true)).toEqual({
+      bids: [0],
+      blindNil: false,
+      forced: true,
+    });
+    expect(computeLegalBids(settings({ g: '4 OR NIL', blind: true }), 0, [], N, true)).toEqual({
+      bids: [0, 4],
+      blindNil: false,
+      forced: false,
+    });
     expect(computeLegalBids(settings(), 0, [], N, false).forced).toBe(false);
   });
 });

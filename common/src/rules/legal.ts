@@ -36,7 +36,12 @@ export function blindNilPossible(settings: GameSettings, seat: Seat, bids: reado
  * Regular bids allowed for `seat` holding `hand` given the bids so far (spec §5 + issue decisions 3, 4).
  * In variants where a blind nil is possible the result does not depend on the hand.
  */
-export function allowedBids(settings: GameSettings, seat: Seat, hand: readonly Card[], bids: readonly (number | null)[]): number[] {
+export function allowedBids(
+  settings: GameSettings,
+  seat: Seat,
+  hand: readonly Card[],
+  bids: readonly (number | null)[],
+): number[] {
   const allowNil = settings.specialRules.allowNil;
   switch (settings.biddingOption) {
     case 'REG':
@@ -132,7 +137,13 @@ function handFacts(hand: readonly Card[], trick: readonly TrickCard[]): HandFact
   return { hasSpade, hasNonSpade, hasLead };
 }
 
-function playErrorWith(settings: GameSettings, f: HandFacts, trick: readonly TrickCard[], spadesBroken: boolean, card: Card): EngineErrorCode | null {
+function playErrorWith(
+  settings: GameSettings,
+  f: HandFacts,
+  trick: readonly TrickCard[],
+  spadesBroken: boolean,
+  card: Card,
+): EngineErrorCode | null {
   const { screamer, assassin } = settings.specialRules;
   if (trick.length > 0) {
     if (card.suit === trick[0].card.suit) return null;

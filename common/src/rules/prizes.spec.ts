@@ -6,7 +6,12 @@ const partners = (buyIn: number): GameSettings => ({ ...DEFAULT_SETTINGS, buyIn 
 const solo = (buyIn: number): GameSettings => ({ ...DEFAULT_SETTINGS, gameMode: 'SOLO', buyIn });
 
 describe('prizes', () => {
-  it.each([[100000, 360000], [150000, 540000], [1000000, 3600000], [1_000_000_000, 3_600_000_000]])('pot(%i) = %i', (b, p) => {
+  it.each([
+    [100000, 360000],
+    [150000, 540000],
+    [1000000, 3600000],
+    [1_000_000_000, 3_600_000_000],
+  ])('pot(%i) = %i', (b, p) => {
     expect(potFor(b)).toBe(p);
   });
   it('partners: each winner gets half the pot', () => {

@@ -39,9 +39,9 @@ export function houseFee(settings: GameSettings, payouts: readonly number[]): nu
 }
 
 /** Create Game dialog / result dialog preview (clarification 2). */
-export function prizePreview(settings: Pick<GameSettings, 'gameMode' | 'buyIn'>):
-  | { mode: 'PARTNERS'; pot: number; perWinner: number }
-  | { mode: 'SOLO'; pot: number; first: number; second: number } {
+export function prizePreview(
+  settings: Pick<GameSettings, 'gameMode' | 'buyIn'>,
+): { mode: 'PARTNERS'; pot: number; perWinner: number } | { mode: 'SOLO'; pot: number; first: number; second: number } {
   const pot = potFor(settings.buyIn);
   if (settings.gameMode === 'PARTNERS') return { mode: 'PARTNERS', pot, perWinner: Math.floor(pot / 2) };
   return { mode: 'SOLO', pot, first: pot - settings.buyIn, second: settings.buyIn };

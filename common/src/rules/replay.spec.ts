@@ -27,32 +27,40 @@ function playLogged(settings: GameSettings, seed: number): { actions: GameAction
   return { actions, final: s };
 }
 
-const SETTINGS: GameSettings = { ...DEFAULT_SETTINGS, maxPoints: 200, specialRules: { ...DEFAULT_SETTINGS.specialRules, allowBlindNil: true } };
+const SETTINGS: GameSettings = {
+  ...DEFAULT_SETTINGS,
+  maxPoints: 200,
+  specialRules: { ...DEFAULT_SETTINGS.specialRules, allowBlindNil: true },
+};
 
 describe('runReplay', () => {
   it('rebuilds every state and ends at the final state; hands, bids and tricks match the records', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom<GameSettings>(SETTINGS, { ...SETTINGS, gameMode: 'SOLO' }), (seed, settings) => {
-        const { actions, final } = playLogged(settings, seed);
-        const run = runReplay(settings, JSON.parse(JSON.stringify(actions)));
-        expect(run.final).toEqual(final);
-        expect(run.states).toHaveLength(actions.length + 1);
-        expect(run.hands).toHaveLength(final.history.length);
-        run.hands.forEach((h, i) => {
-          const rec = final.history[i];
-          expect(h.score).toEqual(rec);
-          expect(h.seed).toBe(rec.seed);
-          expect(h.bids).toHaveLength(4);
-          expect(new Set(h.bids.map((b) => b.seat)).size).toBe(4);
-          for (const b of h.bids) expect(b.bid).toBe(rec.bids[b.seat]);
-          expect(h.bids[0].seat).toBe((rec.dealer + 1) % 4);
-          expect(h.tricks.map((t) => t.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-          const won = [0, 0, 0, 0];
-          for (const t of h.tricks) won[t.winner]++;
-          expect(won).toEqual(rec.tricksPerSeat);
-          expect(verifyDeal(h).ok).toBe(true);
-        });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.constantFrom<GameSettings>(SETTINGS, { ...SETTINGS, gameMode: 'SOLO' }),
+        (seed, settings) => {
+          const { actions, final } = playLogged(settings, seed);
+          const run = runReplay(settings, JSON.parse(JSON.stringify(actions)));
+          expect(run.final).toEqual(final);
+          expect(run.states).toHaveLength(actions.length + 1);
+          expect(run.hands).toHaveLength(final.history.length);
+          run.hands.forEach((h, i) => {
+            const rec = final.history[i];
+            expect(h.score).toEqual(rec);
+            expect(h.seed).toBe(rec.seed);
+            expect(h.bids).toHaveLength(4);
+            expect(new Set(h.bids.map((b) => b.seat)).size).toBe(4);
+            for (const b of h.bids) expect(b.bid).toBe(rec.bids[b.seat]);
+            expect(h.bids[0].seat).toBe((rec.dealer + 1) % 4);
+            expect(h.tricks.map((t) => t.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+            const won = [0, 0, 0, 0];
+            for (const t of h.tricks) won[t.winner]++;
+            expect(won).toEqual(rec.tricksPerSeat);
+            expect(verifyDeal(h).ok).toBe(true);
+          });
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -72,12 +80,18 @@ describe('verifyDeal', () => {
 
   it('detects a wrong commitment, a swapped card and a card played that was not dealt', () => {
     expect(verifyDeal(hand)).toMatchObject({ ok: true, commitmentOk: true, dealOk: true, playsOk: true });
-    expect(verifyDeal({ ...hand, commitment: '0'.repeat(64) })).toMatchObject({ ok: false, commitmentOk: false, dealOk: true });
+    expect(verifyDeal({ ...hand, commitment: '0'.repeat(64) })).toMatchObject({
+      ok: false,
+      commitmentOk: false,
+      dealOk: true,
+    });
     const swapped = hand.cards.map((h) => h.slice());
     [swapped[0][0], swapped[1][0]] = [swapped[1][0], swapped[0][0]];
     expect(verifyDeal({ ...hand, cards: swapped })).toMatchObject({ ok: false, dealOk: false, commitmentOk: true });
     const other = hand.cards[1][0];
-    const tricks = hand.tricks.map((t, i) => (i === 0 ? { ...t, cards: t.cards.map((c) => (c.seat === 0 ? { ...c, card: other } : c)) } : t));
+    const tricks = hand.tricks.map((t, i) =>
+      i === 0 ? { ...t, cards: t.cards.map((c) => (c.seat === 0 ? { ...c, card: other } : c)) } : t,
+    );
     expect(verifyDeal({ ...hand, tricks })).toMatchObject({ ok: false, playsOk: false });
     expect(verifyDeal({ ...hand, seed: 'zz' })).toMatchObject({ ok: false, recomputed: null });
   });

@@ -54,7 +54,7 @@ export function runReplay(settings: GameSettings, actions: readonly GameAction[]
     if (hand) {
       // bids placed by this action (a forced bid may follow a real one in the same apply), in turn order
       const sameHand = action.type !== 'deal';
-      const start = sameHand && prev.turn !== null ? prev.turn : (((next.dealer as Seat) + 1) % 4);
+      const start = sameHand && prev.turn !== null ? prev.turn : ((next.dealer as Seat) + 1) % 4;
       for (let k = 0; k < 4; k++) {
         const seat = ((start + k) % 4) as Seat;
         const before = sameHand ? prev.bids[seat] : null;
@@ -65,7 +65,12 @@ export function runReplay(settings: GameSettings, actions: readonly GameAction[]
       }
       if (sameHand && next.trickNumber > prev.trickNumber && next.lastTrick) {
         const t = next.lastTrick;
-        hand.tricks.push({ number: next.trickNumber, leader: t.leader, winner: t.winner, cards: t.cards.map((c) => ({ seat: c.seat, card: c.card })) });
+        hand.tricks.push({
+          number: next.trickNumber,
+          leader: t.leader,
+          winner: t.winner,
+          cards: t.cards.map((c) => ({ seat: c.seat, card: c.card })),
+        });
       }
       if (next.history.length > prev.history.length) hand.score = next.history[next.history.length - 1];
     }

@@ -28,11 +28,24 @@ describe('scoreHand — partners (team 0 = seats 0&2, team 1 = seats 1&3)', () =
     let scores = [0, 0];
     let bags = [0, 0];
     const hands: [number[], number[]][] = [
-      [[2, 1, 2, 1], [5, 1, 5, 2]], // team0 bid 4 took 10: +40 +6 bags = +46 → score 46, bags 6
-      [[2, 1, 1, 1], [5, 1, 5, 2]], // team0 bid 3 took 10: +30 +7 = +37, bags 13 → −100, bags 3: delta −63 → score −17
-      [[1, 2, 1, 2], [5, 2, 4, 2]], // team0 bid 2 took 9: +20 +7 = +27, bags 10 → −100, bags 0: delta −73 → score −90
+      [
+        [2, 1, 2, 1],
+        [5, 1, 5, 2],
+      ], // team0 bid 4 took 10: +40 +6 bags = +46 → score 46, bags 6
+      [
+        [2, 1, 1, 1],
+        [5, 1, 5, 2],
+      ], // team0 bid 3 took 10: +30 +7 = +37, bags 13 → −100, bags 3: delta −63 → score −17
+      [
+        [1, 2, 1, 2],
+        [5, 2, 4, 2],
+      ], // team0 bid 2 took 9: +20 +7 = +27, bags 10 → −100, bags 0: delta −73 → score −90
     ];
-    const expected = [[46, 6], [-17, 3], [-90, 0]];
+    const expected = [
+      [46, 6],
+      [-17, 3],
+      [-90, 0],
+    ];
     hands.forEach(([bids, tricks], i) => {
       const r = scoreHand(P, bids, F, tricks, scores, bags);
       scores = r.map((x) => x.scoreAfter);
@@ -45,7 +58,13 @@ describe('scoreHand — partners (team 0 = seats 0&2, team 1 = seats 1&3)', () =
 
   it('a single hand can cost two bag penalties (9 carried + 13)', () => {
     const r = scoreHand(P, [0, 4, 0, 4], F, [7, 0, 6, 0], [0, 0], [9, 0]);
-    expect(r[0]).toMatchObject({ bagsTaken: 13, bagPenalty: -200, bagsAfter: 2, nilPoints: -200, delta: 13 - 200 - 200 });
+    expect(r[0]).toMatchObject({
+      bagsTaken: 13,
+      bagPenalty: -200,
+      bagsAfter: 2,
+      nilPoints: -200,
+      delta: 13 - 200 - 200,
+    });
     expect(r[1]).toMatchObject({ contractPoints: -80, delta: -80 });
   });
 });

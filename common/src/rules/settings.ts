@@ -87,8 +87,7 @@ export const SettingsError = {
 export type SettingsErrorCode = (typeof SettingsError)[keyof typeof SettingsError];
 
 export type SettingsResult =
-  | { ok: true; settings: GameSettings }
-  | { ok: false; error: SettingsErrorCode; message: string };
+  { ok: true; settings: GameSettings } | { ok: false; error: SettingsErrorCode; message: string };
 
 function fail(error: SettingsErrorCode, message: string): SettingsResult {
   return { ok: false, error, message };
@@ -99,11 +98,21 @@ function isInt(n: unknown): n is number {
 }
 
 export function isValidMinPoints(n: unknown): boolean {
-  return isInt(n) && n >= MIN_POINTS_RANGE.min && n <= MIN_POINTS_RANGE.max && (n - MIN_POINTS_RANGE.min) % MIN_POINTS_RANGE.step === 0;
+  return (
+    isInt(n) &&
+    n >= MIN_POINTS_RANGE.min &&
+    n <= MIN_POINTS_RANGE.max &&
+    (n - MIN_POINTS_RANGE.min) % MIN_POINTS_RANGE.step === 0
+  );
 }
 
 export function isValidMaxPoints(n: unknown): boolean {
-  return isInt(n) && n >= MAX_POINTS_RANGE.min && n <= MAX_POINTS_RANGE.max && (n - MAX_POINTS_RANGE.min) % MAX_POINTS_RANGE.step === 0;
+  return (
+    isInt(n) &&
+    n >= MAX_POINTS_RANGE.min &&
+    n <= MAX_POINTS_RANGE.max &&
+    (n - MAX_POINTS_RANGE.min) % MAX_POINTS_RANGE.step === 0
+  );
 }
 
 export function isValidBuyIn(n: unknown): boolean {
@@ -140,7 +149,10 @@ export function validateSettings(input: unknown): SettingsResult {
   }
   if (biddingOption === 'GIMMICK') {
     if (!(GIMMICKS as readonly unknown[]).includes(gimmick)) {
-      return fail(SettingsError.INVALID_GIMMICK, 'Choose a gimmick: SUICIDE, 4 OR NIL, BID 3, BID HEARTS or CRAZY ACES');
+      return fail(
+        SettingsError.INVALID_GIMMICK,
+        'Choose a gimmick: SUICIDE, 4 OR NIL, BID 3, BID HEARTS or CRAZY ACES',
+      );
     }
     if (gimmick === 'SUICIDE' && gameMode === 'SOLO') {
       return fail(SettingsError.SUICIDE_PARTNERS_ONLY, 'SUICIDE is for PARTNERS games only');
@@ -175,7 +187,10 @@ export function validateSettings(input: unknown): SettingsResult {
   const assassin = s.assassin ?? false;
   for (const v of [allowNil, allowBlindNil, screamer, assassin]) {
     if (typeof v !== 'boolean') {
-      return fail(SettingsError.INVALID_SPECIAL_RULES, 'allowNil, allowBlindNil, screamer and assassin must be booleans');
+      return fail(
+        SettingsError.INVALID_SPECIAL_RULES,
+        'allowNil, allowBlindNil, screamer and assassin must be booleans',
+      );
     }
   }
   if (biddingOption === 'MIRROR' && !allowNil) {
@@ -184,7 +199,10 @@ export function validateSettings(input: unknown): SettingsResult {
   if (biddingOption === 'MIRROR' && allowBlindNil) {
     return fail(SettingsError.MIRROR_FORBIDS_BLIND_NIL, 'MIRROR does not allow Blind Nil');
   }
-  if (allowBlindNil && !blindNilOffered({ biddingOption: biddingOption as BiddingOption, gimmick: gimmick as Gimmick | null })) {
+  if (
+    allowBlindNil &&
+    !blindNilOffered({ biddingOption: biddingOption as BiddingOption, gimmick: gimmick as Gimmick | null })
+  ) {
     return fail(SettingsError.BLIND_NIL_NOT_OFFERED, 'Blind Nil is only possible with REG, SUICIDE or 4 OR NIL');
   }
   if (allowBlindNil && !allowNil) {
@@ -376,7 +394,11 @@ export function formatCoins(coins: number): string {
   // integer arithmetic: no float noise, truncated
   const scaled = Math.floor((a * 10 ** decimals) / div);
   const int = Math.floor(scaled / 10 ** decimals);
-  const frac = decimals ? String(scaled % 10 ** decimals).padStart(decimals, '0').replace(/0+$/, '') : '';
+  const frac = decimals
+    ? String(scaled % 10 ** decimals)
+        .padStart(decimals, '0')
+        .replace(/0+$/, '')
+    : '';
   return `${sign}${int}${frac ? `.${frac}` : ''}${unit}`;
 }
 

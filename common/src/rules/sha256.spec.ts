@@ -5,7 +5,10 @@ describe('sha256', () => {
   it.each([
     ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
     ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
-    ['abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq', '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1'],
+    [
+      'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq',
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    ],
     [
       'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
       'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
@@ -32,11 +35,19 @@ describe('sha256', () => {
     for (const counter of [0, 1, 7, 255, 65536, 0x7fffffff]) {
       const msg = new Uint8Array(36);
       msg.set(seed);
-      msg[32] = (counter >>> 24) & 0xff; msg[33] = (counter >>> 16) & 0xff; msg[34] = (counter >>> 8) & 0xff; msg[35] = counter & 0xff;
+      msg[32] = (counter >>> 24) & 0xff;
+      msg[33] = (counter >>> 16) & 0xff;
+      msg[34] = (counter >>> 8) & 0xff;
+      msg[35] = counter & 0xff;
       const words = new Uint32Array(8);
       sha256SeedCounterWords(seed, counter, words);
       const bytes = new Uint8Array(32);
-      words.forEach((w, i) => { bytes[i * 4] = w >>> 24; bytes[i * 4 + 1] = (w >>> 16) & 255; bytes[i * 4 + 2] = (w >>> 8) & 255; bytes[i * 4 + 3] = w & 255; });
+      words.forEach((w, i) => {
+        bytes[i * 4] = w >>> 24;
+        bytes[i * 4 + 1] = (w >>> 16) & 255;
+        bytes[i * 4 + 2] = (w >>> 8) & 255;
+        bytes[i * 4 + 3] = w & 255;
+      });
       expect(toHex(bytes)).toBe(toHex(sha256(msg)));
     }
   });

@@ -44,7 +44,10 @@ export interface PlayerView {
 }
 
 /** Whether `seat`'s own cards are withheld from it (blind nil still possible and not looked at). */
-export function isHandHidden(state: Pick<GameState, 'phase' | 'revealed' | 'bids' | 'blind' | 'settings'>, seat: Seat): boolean {
+export function isHandHidden(
+  state: Pick<GameState, 'phase' | 'revealed' | 'bids' | 'blind' | 'settings'>,
+  seat: Seat,
+): boolean {
   if (state.phase !== 'BIDDING' || state.revealed[seat]) return false;
   if (state.bids[seat] !== null) return state.blind[seat];
   return blindNilPossible(state.settings, seat, state.bids);
@@ -116,7 +119,10 @@ export type StatusMark = 'made' | 'failed' | 'pending';
  * longer be reached with the remaining tricks. A nil bidder: 'failed' as soon as it took a trick, 'made'
  * when no tricks remain and it took none. 'pending' otherwise (and before play).
  */
-export function statusMark(view: Pick<PlayerView, 'settings' | 'phase' | 'bids' | 'tricksWon' | 'trickNumber'>, seat: Seat): StatusMark {
+export function statusMark(
+  view: Pick<PlayerView, 'settings' | 'phase' | 'bids' | 'tricksWon' | 'trickNumber'>,
+  seat: Seat,
+): StatusMark {
   const bid = view.bids[seat];
   if (bid === null || view.phase === 'WAITING' || view.phase === 'BIDDING') return 'pending';
   const remaining = view.phase === 'PLAYING' ? 13 - view.trickNumber : 0;

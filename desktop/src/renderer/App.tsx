@@ -5,15 +5,21 @@ import { LoadingScreen } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
 import { RegisterPage } from './pages/RegisterPage';
 import { AuthCallbackPage } from './pages/AuthCallbackPage';
+import { LinkRequiredPage } from './pages/LinkRequiredPage';
 import { LobbyPage } from './pages/LobbyPage';
-import { ProfilePage } from './pages/ProfilePage';
-import { LeaderboardPage } from './pages/LeaderboardPage';
-import { AdminSetupPage } from './pages/AdminSetupPage';
 import { InviteGate } from './table/InviteGate';
 import { clearReturnTo, rememberReturnTo } from './lib/return-to';
 
+// The first load carries the sign-in pages and the lobby (issue 15: at most 200 KB of JavaScript over the wire for
+// the lobby); every other page is its own chunk, fetched when first opened.
+const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const LeaderboardPage = lazy(() => import('./pages/LeaderboardPage').then((m) => ({ default: m.LeaderboardPage })));
+const AdminSetupPage = lazy(() => import('./pages/AdminSetupPage').then((m) => ({ default: m.AdminSetupPage })));
+const ServersPage = lazy(() => import('./servers/ServersPage').then((m) => ({ default: m.ServersPage })));
 const TablePage = lazy(() => import('./table/TablePage').then((m) => ({ default: m.TablePage })));
 const ReplayPage = lazy(() => import('./replay/ReplayPage').then((m) => ({ default: m.ReplayPage })));
+const TournamentPage = lazy(() => import('./tournaments/TournamentPage').then((m) => ({ default: m.TournamentPage })));
+const AdminConsole = lazy(() => import('./admin/AdminConsole').then((m) => ({ default: m.AdminConsole })));
 
 function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useSession();
@@ -49,15 +55,71 @@ function GameRedirect() {
 
 export function AppRoutes() {
   return (
+    // the pages loaded on first use (their own Suspense where they show a more telling text)
+    <Suspense fallback={<LoadingScreen />}>
+      <PageRoutes />
+    </Suspense>
+  );
+}
+
+function PageRoutes() {
+  return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/auth/callback" element={<AuthCallbackPage />} />
-      <Route path="/" element={<RequireAuth><LobbyPage /></RequireAuth>} />
-      <Route path="/profile" element={<RequireAuth><ProfilePage /></RequireAuth>} />
-      <Route path="/leaderboard" element={<RequireAuth><LeaderboardPage /></RequireAuth>} />
-      <Route path="/admin/setup" element={<RequireAuth><AdminSetupPage /></RequireAuth>} />
-      <Route path="/game/:id" element={<RequireAuth><GameRedirect /></RequireAuth>} />
+      <Route path="/auth/link-required" element={<LinkRequiredPage />} />
+      <Route path="/servers" element={<ServersPage />} />
+      <Route
+        path="/"
+        element={
+          <RequireAuth>
+            <LobbyPage />
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/profile"
+        element={
+          <RequireAuth>
+            <ProfilePage />
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/leaderboard"
+        element={
+          <RequireAuth>
+            <LeaderboardPage />
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/admin/setup"
+        element={
+          <RequireAuth>
+            <AdminSetupPage />
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/admin/*"
+        element={
+          <RequireAuth>
+            <Suspense fallback={<LoadingScreen text="Opening the console…" />}>
+              <AdminConsole />
+            </Suspense>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/game/:id"
+        element={
+          <RequireAuth>
+            <GameRedirect />
+          </RequireAuth>
+        }
+      />
       <Route
         path="/table/:gameId"
         element={
@@ -67,6 +129,16 @@ export function AppRoutes() {
                 <TablePage />
               </Suspense>
             </InviteGate>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/tournaments/:id"
+        element={
+          <RequireAuth>
+            <Suspense fallback={<LoadingScreen text="Opening the tournament…" />}>
+              <TournamentPage />
+            </Suspense>
           </RequireAuth>
         }
       />

@@ -10,6 +10,10 @@ import { AppRoutes } from './App';
 import { bridge, useHashRouting, type DeepLink } from './lib/platform';
 import { mentionNotification, mentions, notifyDesktop } from './lib/notifications';
 import { normalizeChat } from './lib/types';
+import { ServerLinkHost } from './servers/ServerLinkHost';
+import { UpdateBanner } from './servers/UpdateBanner';
+import { ModerationHost } from './moderation/ModerationHost';
+import { MatchReadyHost } from './tournaments/MatchReady';
 
 /** Opens the Game Rules dialog wherever the user is (desktop menu Help › Game Rules, `spades://rules`). */
 export const OPEN_RULES_EVENT = 'spades:open-rules';
@@ -23,6 +27,7 @@ export function DeepLinks() {
         window.dispatchEvent(new CustomEvent(OPEN_RULES_EVENT));
         return;
       }
+      if (link.kind === 'server-link') return; // another server's link: ServerLinkHost asks the player first
       // auth-callback → /auth/callback?token=… (the web route completes the login), table → /table/ID.
       if (typeof link.path === 'string' && link.path.startsWith('/')) navigate(link.path);
     });
@@ -97,6 +102,10 @@ export function Root() {
                 <DesktopNotifications />
                 <RulesDialogHost />
                 <InvitationsHost />
+                <MatchReadyHost />
+                <ServerLinkHost />
+                <UpdateBanner />
+                <ModerationHost />
                 <AppRoutes />
               </SocketProvider>
             </SessionProvider>

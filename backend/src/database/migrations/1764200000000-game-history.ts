@@ -60,12 +60,25 @@ export class GameHistory1764200000000 implements MigrationInterface {
       const s = r.snapshot;
       const finishedAt = r.finished_at ?? r.updated_at;
       const players = s.seats.map((o, seat) =>
-        o ? { seat, userId: o.kind === 'human' ? o.userId : null, username: o.username, kind: o.kind } : { seat, userId: null, username: 'Empty seat', kind: 'vacant' },
+        o
+          ? { seat, userId: o.kind === 'human' ? o.userId : null, username: o.username, kind: o.kind }
+          : { seat, userId: null, username: 'Empty seat', kind: 'vacant' },
       );
       await q.query(
         `INSERT INTO game_records (game_id, game_number, finished_at, mode, rated, private, settings, players, participants, result, final_state)
          VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-        [r.id, s.gameNumber, finishedAt, s.settings.gameMode, !!s.rated, JSON.stringify(s.settings), JSON.stringify(players), JSON.stringify(s.participants ?? []), JSON.stringify(s.engine.result), JSON.stringify(s.engine)],
+        [
+          r.id,
+          s.gameNumber,
+          finishedAt,
+          s.settings.gameMode,
+          !!s.rated,
+          JSON.stringify(s.settings),
+          JSON.stringify(players),
+          JSON.stringify(s.participants ?? []),
+          JSON.stringify(s.engine.result),
+          JSON.stringify(s.engine),
+        ],
       );
       const humans = new Map<string, number>();
       for (const p of s.participants ?? []) humans.set(p.userId, p.seat);

@@ -9,6 +9,15 @@ import { DiscordLoginStates1764600000000 } from './1764600000000-discord-login-s
 import { ReplayShares1764700000000 } from './1764700000000-replay-shares';
 import { AccountRoles1764800000000 } from './1764800000000-account-roles';
 import { UsernameKey1764900000000 } from './1764900000000-username-key';
+import { AuditLog1765000000000 } from './1765000000000-audit-log';
+import { Sanctions1765010000000 } from './1765010000000-sanctions';
+import { Reports1765020000000 } from './1765020000000-reports';
+import { ConsoleRecentTables1765030000000 } from './1765030000000-console-recent-tables';
+import { ServerSettings1765040000000 } from './1765040000000-server-settings';
+import { PlayerOptions1765100000000 } from './1765100000000-player-options';
+import { SsoIdentities1765060000000 } from './1765060000000-sso-identities';
+import { AccountDeletion1765070000000 } from './1765070000000-account-deletion';
+import { Tournaments1765200000000 } from './1765200000000-tournaments';
 
 /**
  * Every migration, in order. Other modules (games) append their migration classes here; names must carry
@@ -27,4 +36,13 @@ export const MIGRATIONS = [
   ReplayShares1764700000000,
   AccountRoles1764800000000,
   UsernameKey1764900000000,
+  AuditLog1765000000000,
+  Sanctions1765010000000,
+  Reports1765020000000,
+  ConsoleRecentTables1765030000000,
+  ServerSettings1765040000000,
+  SsoIdentities1765060000000,
+  AccountDeletion1765070000000,
+  PlayerOptions1765100000000,
+  Tournaments1765200000000,
 ];

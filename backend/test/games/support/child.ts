@@ -21,7 +21,8 @@ export function childDb(): ChildDb {
   const template = process.env.SPADES_PGLITE_TEMPLATE;
   const pgUrl = process.env.TEST_DATABASE_URL;
   const schema = pgUrl ? `c_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
-  if (!pgUrl && template && existsSync(join(template, 'pgdata'))) cpSync(join(template, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
+  if (!pgUrl && template && existsSync(join(template, 'pgdata')))
+    cpSync(join(template, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
   return {
     dataDir,
     schema,
@@ -61,10 +62,17 @@ export function startChild(db: ChildDb, extraEnv: Record<string, string> = {}): 
   const proc = fork(resolve(__dirname, 'child-server.ts'), [], {
     cwd: backendDir,
     execArgv: ['-r', '@swc-node/register'],
-    env: { ...process.env, ...extraEnv, CHILD_ENV: JSON.stringify(db.env), SWC_NODE_PROJECT: join(backendDir, 'tsconfig.json') },
+    env: {
+      ...process.env,
+      ...extraEnv,
+      CHILD_ENV: JSON.stringify(db.env),
+      SWC_NODE_PROJECT: join(backendDir, 'tsconfig.json'),
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    proc.once('exit', (code, signal) => r({ code, signal })),
+  );
   return new Promise((resolveReady, reject) => {
     const timer = setTimeout(() => reject(new Error('child server did not start')), 60000);
     proc.once('message', (m: { ready?: number }) => {
@@ -92,7 +100,10 @@ export function startChild(db: ChildDb, extraEnv: Record<string, string> = {}): 
  * Runs `fn` with SQL access to the child's database while no child server runs (embedded: opens the PGlite
  * data dir directly; PostgreSQL: the child's schema). No app boots, so no table is restored or touched.
  */
-export async function withDatabase<T>(db: ChildDb, fn: (q: (sql: string, params?: unknown[]) => Promise<any[]>) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  db: ChildDb,
+  fn: (q: (sql: string, params?: unknown[]) => Promise<any[]>) => Promise<T>,
+): Promise<T> {
   let url = db.env.DATABASE_URL;
   let stop: (() => Promise<void>) | null = null;
   if (!url) {

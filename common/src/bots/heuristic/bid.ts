@@ -132,7 +132,12 @@ export function chooseBid(h: ArrayLike<number>, ctx: BidContext, offset = 0): nu
   let best = -1;
   for (const b of legal) {
     if (b === 0) continue;
-    if (best < 0 || Math.abs(b - want) < Math.abs(best - want) || (Math.abs(b - want) === Math.abs(best - want) && b < best)) best = b;
+    if (
+      best < 0 ||
+      Math.abs(b - want) < Math.abs(best - want) ||
+      (Math.abs(b - want) === Math.abs(best - want) && b < best)
+    )
+      best = b;
   }
   return best >= 0 ? best : legal[0];
 }

@@ -130,13 +130,23 @@ describe('heuristic bot: partner nil', () => {
     let checked = 0;
     for (let seed = 1; seed <= 300; seed++) {
       let x = seed * 2654435761;
-      const rnd = () => ((x = (x * 1103515245 + 12345) >>> 0) / 4294967296);
+      const rnd = () => (x = (x * 1103515245 + 12345) >>> 0) / 4294967296;
       const deck = Array.from({ length: 52 }, (_, i) => i).sort(() => rnd() - 0.5);
       const handIdx = deck.slice(0, 6);
-      const hand = handIdx.map((i) => ({ suit: (['S', 'H', 'D', 'C'] as const)[Math.floor(i / 13)], rank: ((i % 13) + 2) as Card['rank'] }));
+      const hand = handIdx.map((i) => ({
+        suit: (['S', 'H', 'D', 'C'] as const)[Math.floor(i / 13)],
+        rank: ((i % 13) + 2) as Card['rank'],
+      }));
       if (hand.every((c) => c.suit === 'S')) continue;
-      const code = (c: Card) => `${c.rank === 14 ? 'A' : c.rank === 13 ? 'K' : c.rank === 12 ? 'Q' : c.rank === 11 ? 'J' : c.rank}${c.suit}`;
-      const v = view({ me: 0, hand: hand.map(code).join(' '), bids: [4, 3, 0, 3], tricksWon: [3, 2, 0, 2], trickNumber: 7 });
+      const code = (c: Card) =>
+        `${c.rank === 14 ? 'A' : c.rank === 13 ? 'K' : c.rank === 12 ? 'Q' : c.rank === 11 ? 'J' : c.rank}${c.suit}`;
+      const v = view({
+        me: 0,
+        hand: hand.map(code).join(' '),
+        bids: [4, 3, 0, 3],
+        tricksWon: [3, 2, 0, 2],
+        trickNumber: 7,
+      });
       const a = heuristicAct(v);
       if (!a || a.type !== 'play') throw new Error('no card');
       const top = Math.max(...hand.filter((c) => c.suit === a.card.suit).map((c) => c.rank));

@@ -29,7 +29,8 @@ export function wantsBlindNil(view: PlayerView, seat: Seat): boolean {
   if (partners && view.bids[(seat + 2) % 4] === 0) return false;
   const mine = view.scores[partners ? seat % 2 : seat];
   let best = -Infinity;
-  for (let i = 0; i < view.scores.length; i++) if (i !== (partners ? seat % 2 : seat)) best = Math.max(best, view.scores[i]);
+  for (let i = 0; i < view.scores.length; i++)
+    if (i !== (partners ? seat % 2 : seat)) best = Math.max(best, view.scores[i]);
   return best - mine >= 200 && best >= view.settings.maxPoints - 130;
 }
 

@@ -159,7 +159,7 @@ function highestWinner(st: FastHand, n: number): number {
   for (let i = 0; i < n; i++) {
     const c = buf[i];
     if (!st.beatsCurrent(c)) continue;
-    if (best < 0 || (c % 13) > (best % 13) || (cardSuit(c) === SPADES && cardSuit(best) !== SPADES)) best = c;
+    if (best < 0 || c % 13 > best % 13 || (cardSuit(c) === SPADES && cardSuit(best) !== SPADES)) best = c;
   }
   return best;
 }

@@ -66,9 +66,18 @@ export function strongBid(view: PlayerView, rng: () => number, opts: StrongOptio
       const seat = order[p];
       const actual = view.bids[seat] as number;
       if (!view.autoBid[seat] && !view.blind[seat]) {
-        const allowed = fastAllowedBids(bidRules, seat, det.hands, bids.map((b) => (b === null ? -1 : b)));
+        const allowed = fastAllowedBids(
+          bidRules,
+          seat,
+          det.hands,
+          bids.map((b) => (b === null ? -1 : b)),
+        );
         if (allowed.length > 1) {
-          const predicted = chooseBid(det.hands, { legal: allowed, partners: rules.partners, bids, seat, option, bags: 0 }, seat * 4);
+          const predicted = chooseBid(
+            det.hands,
+            { legal: allowed, partners: rules.partners, bids, seat, option, bags: 0 },
+            seat * 4,
+          );
           w *= bidLikelihood(predicted, actual);
         }
       }
@@ -80,11 +89,27 @@ export function strongBid(view: PlayerView, rng: () => number, opts: StrongOptio
       simBids[me] = cands[i];
       for (let p = myPos + 1; p < 4; p++) {
         const seat = order[p];
-        const allowed = fastAllowedBids(bidRules, seat, sim.hands, simBids.map((b) => (b === null ? -1 : b)));
+        const allowed = fastAllowedBids(
+          bidRules,
+          seat,
+          sim.hands,
+          simBids.map((b) => (b === null ? -1 : b)),
+        );
         simBids[seat] =
           allowed.length === 1
             ? allowed[0]
-            : chooseBid(sim.hands, { legal: allowed, partners: rules.partners, bids: simBids, seat, option, bags: sim.bags[rules.partners ? seat & 1 : seat] }, seat * 4);
+            : chooseBid(
+                sim.hands,
+                {
+                  legal: allowed,
+                  partners: rules.partners,
+                  bids: simBids,
+                  seat,
+                  option,
+                  bags: sim.bags[rules.partners ? seat & 1 : seat],
+                },
+                seat * 4,
+              );
       }
       for (let s = 0; s < 4; s++) {
         sim.bids[s] = simBids[s] as number;

@@ -48,7 +48,12 @@ interface Tally {
 }
 
 /** Plays one hand from a deal with the given bots, asserting that every action is legal for the view. */
-function playCheckedHand(s0: GameState, bots: readonly Bot[], rng: () => number, tally?: Tally): { state: GameState; actions: number } {
+function playCheckedHand(
+  s0: GameState,
+  bots: readonly Bot[],
+  rng: () => number,
+  tally?: Tally,
+): { state: GameState; actions: number } {
   let s = s0;
   let actions = 0;
   while (s.phase === 'BIDDING' || s.phase === 'PLAYING') {
@@ -56,7 +61,9 @@ function playCheckedHand(s0: GameState, bots: readonly Bot[], rng: () => number,
     const view = viewFor(s, seat);
     const a = bots[seat].act(view, rng);
     if (!isLegal(view, a)) {
-      throw new Error(`${bots[seat].name} returned an illegal action ${JSON.stringify(a)} in ${variantName(s.settings)}`);
+      throw new Error(
+        `${bots[seat].name} returned an illegal action ${JSON.stringify(a)} in ${variantName(s.settings)}`,
+      );
     }
     const r = apply(s, a as GameAction);
     if (!r.ok) throw new Error(`${bots[seat].name}: engine refused ${JSON.stringify(a)}: ${r.error}`);
@@ -104,23 +111,30 @@ describe('every bot only returns legal actions in complete games of every varian
       for (const opt of ['REG', 'WHIZ', 'MIRROR', '4 OR NIL', 'BID 3', 'BID HEARTS', 'CRAZY ACES']) {
         for (const rule of ['', ' SCREAMER', ' ASSASSIN']) expect(names.has(`${mode} ${opt} nil${rule}`)).toBe(true);
       }
-      for (const opt of ['REG', '4 OR NIL']) for (const rule of ['', ' SCREAMER', ' ASSASSIN']) expect(names.has(`${mode} ${opt} nil+blind${rule}`)).toBe(true);
+      for (const opt of ['REG', '4 OR NIL'])
+        for (const rule of ['', ' SCREAMER', ' ASSASSIN'])
+          expect(names.has(`${mode} ${opt} nil+blind${rule}`)).toBe(true);
       expect(names.has(`${mode} REG no-nil`)).toBe(true);
     }
     expect(names.has('PARTNERS SUICIDE nil+blind')).toBe(true);
     expect(names.has('SOLO SUICIDE nil')).toBe(false);
   });
 
-  it.each(ALL_BOTS.map((b) => [b.name, b] as const))('%s: all four seats, one complete game per variant', (_name, bot) => {
-    const tally = newTally();
-    for (let vi = 0; vi < VARIANTS.length; vi++) playCheckedGame(VARIANTS[vi], [bot, bot, bot, bot], mulberry32(vi * 7919 + bot.name.length), tally);
-    expect(tally.actions).toBeGreaterThan(VARIANTS.length * 52);
-    if (bot !== basicBot) expect(tally.nils).toBeGreaterThan(0); // basic bids the value nearest 4: never a chosen nil
-    // where blind nil is possible: random bids blind nil or bids without looking; the others look first
-    if (bot === randomBot) expect(tally.blindNils).toBeGreaterThan(0);
-    else expect(tally.reveals).toBeGreaterThan(0);
-    expect(botFallbackCount()).toBe(fallbacksBefore);
-  }, 60_000);
+  it.each(ALL_BOTS.map((b) => [b.name, b] as const))(
+    '%s: all four seats, one complete game per variant',
+    (_name, bot) => {
+      const tally = newTally();
+      for (let vi = 0; vi < VARIANTS.length; vi++)
+        playCheckedGame(VARIANTS[vi], [bot, bot, bot, bot], mulberry32(vi * 7919 + bot.name.length), tally);
+      expect(tally.actions).toBeGreaterThan(VARIANTS.length * 52);
+      if (bot !== basicBot) expect(tally.nils).toBeGreaterThan(0); // basic bids the value nearest 4: never a chosen nil
+      // where blind nil is possible: random bids blind nil or bids without looking; the others look first
+      if (bot === randomBot) expect(tally.blindNils).toBeGreaterThan(0);
+      else expect(tally.reveals).toBeGreaterThan(0);
+      expect(botFallbackCount()).toBe(fallbacksBefore);
+    },
+    60_000,
+  );
 
   it('property: random lineups of random / basic / heuristic / strong in random variants play complete games legally', () => {
     const tally = newTally();
@@ -131,7 +145,12 @@ describe('every bot only returns legal actions in complete games of every varian
         fc.array(fc.integer({ min: 0, max: ALL_BOTS.length - 1 }), { minLength: 4, maxLength: 4 }),
         fc.integer(),
         (vi, lineup, seed) => {
-          playCheckedGame(VARIANTS[vi], lineup.map((i) => ALL_BOTS[i]), mulberry32(seed), tally);
+          playCheckedGame(
+            VARIANTS[vi],
+            lineup.map((i) => ALL_BOTS[i]),
+            mulberry32(seed),
+            tally,
+          );
           games++;
         },
       ),

@@ -46,7 +46,8 @@ export function candidateCards(st: FastHand, me: number, legal: readonly number[
         const between = ((1 << (c % 13)) - 1) & ~((1 << ((p % 13) + 1)) - 1);
         // cards of the trick in progress still matter (one of them may lie between p and c)
         let inTrick = 0;
-        for (let t = 0; t < st.trickLen; t++) if (cardSuit(st.trickCards[t]) === s) inTrick |= 1 << st.trickCards[t] % 13;
+        for (let t = 0; t < st.trickLen; t++)
+          if (cardSuit(st.trickCards[t]) === s) inTrick |= 1 << (st.trickCards[t] % 13);
         const unseenBetween = between & ~((st.played[s] & ~inTrick) | st.hands[me * 4 + s]);
         if (unseenBetween === 0) continue; // equivalent to p
       }
@@ -103,7 +104,8 @@ export function strongAct(view: PlayerView, rng: () => number, opts: StrongOptio
     const legalIdx = legal.map(fromCard);
     const cands = candidateCards(st, seat, legalIdx);
     // equivalent cards only (e.g. Q-J with nothing unseen between): nothing to search, skip the weigher's setup
-    const { card } = cands.length === 1 ? { card: cands[0] } : strongCard(st, seat, legalIdx, rng, opts, bidWeigher(view));
+    const { card } =
+      cands.length === 1 ? { card: cands[0] } : strongCard(st, seat, legalIdx, rng, opts, bidWeigher(view));
     for (const c of legal) if (fromCard(c) === card) return { type: 'play', seat, card: c };
     // safety net: never reached unless the search has a bug (observable, throws in strict mode)
     reportBotFallback({ bot: 'strong', kind: 'card', chosen: card, used: legal[0] });
@@ -154,7 +156,7 @@ export function bidWeigher(view: PlayerView): ((det: FastHand) => number) | unde
   const playedBy = new Int32Array(16);
   const add = (seat: number, c: { suit: string; rank: number }) => {
     const i = fromCard(c as never);
-    playedBy[seat * 4 + cardSuit(i)] |= 1 << i % 13;
+    playedBy[seat * 4 + cardSuit(i)] |= 1 << (i % 13);
   };
   for (const t of view.handTricks ?? []) for (const tc of t.cards) add(tc.seat, tc.card);
   for (const tc of view.trick) add(tc.seat, tc.card);

@@ -42,6 +42,7 @@ export function handValue(sim: FastHand, me: number): number {
     for (let s = 0; s < 4; s++) if (s !== me) others += deltas[s];
     value = deltas[me] - others / 3;
   }
-  if (ended && topCount === 1) value += topSide === mySide ? GAME_END_VALUE : sim.partners ? -GAME_END_VALUE : -GAME_END_VALUE / 2;
+  if (ended && topCount === 1)
+    value += topSide === mySide ? GAME_END_VALUE : sim.partners ? -GAME_END_VALUE : -GAME_END_VALUE / 2;
   return value;
 }

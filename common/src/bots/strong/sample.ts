@@ -67,7 +67,14 @@ export function sampleDeal(st: FastHand, me: number, rng: () => number, out: Fas
   return false;
 }
 
-function tryDeal(st: FastHand, me: number, rng: () => number, out: FastHand, n: number, respectVoids: boolean): boolean {
+function tryDeal(
+  st: FastHand,
+  me: number,
+  rng: () => number,
+  out: FastHand,
+  n: number,
+  respectVoids: boolean,
+): boolean {
   for (let seat = 0; seat < 4; seat++) {
     remaining[seat] = seat === me ? 0 : st.counts[seat];
     if (seat !== me) for (let s = 0; s < 4; s++) out.hands[seat * 4 + s] = 0;

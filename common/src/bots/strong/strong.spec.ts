@@ -45,7 +45,8 @@ describe('determinization sampler', () => {
           if ((st.voids >> (seat * 4 + suit)) & 1) expect(out.hands[seat * 4 + suit]).toBe(0);
           // no card dealt twice, none already played
           expect(out.hands[seat * 4 + suit] & st.played[suit]).toBe(0);
-          for (let other = seat + 1; other < 4; other++) expect(out.hands[seat * 4 + suit] & out.hands[other * 4 + suit]).toBe(0);
+          for (let other = seat + 1; other < 4; other++)
+            expect(out.hands[seat * 4 + suit] & out.hands[other * 4 + suit]).toBe(0);
         }
         expect(count).toBe(s.hands[seat].length);
       }
@@ -160,7 +161,7 @@ describe('strong bot', () => {
     // not the viewer's turn, or a spectator: nothing to search
     const d = apply(createGame(DEFAULT_SETTINGS), { type: 'deal', seed: randomSeed(mulberry32(7)) });
     if (!d.ok) throw new Error(d.error);
-    expect(strongNeedsSearch(viewFor(d.state, ((d.state.turn as Seat) + 1) % 4 as Seat))).toBe(false);
+    expect(strongNeedsSearch(viewFor(d.state, (((d.state.turn as Seat) + 1) % 4) as Seat))).toBe(false);
     expect(strongNeedsSearch(viewFor(d.state, 'spectator'))).toBe(false);
   });
 
@@ -200,7 +201,8 @@ describe('strong bot', () => {
     for (let h = 0; h < 12; h++) {
       const seed = randomSeed(mulberry32(9000 + h));
       for (let swap = 0; swap < 2; swap++) {
-        const bots = swap === 0 ? [strong, heuristicBot, strong, heuristicBot] : [heuristicBot, strong, heuristicBot, strong];
+        const bots =
+          swap === 0 ? [strong, heuristicBot, strong, heuristicBot] : [heuristicBot, strong, heuristicBot, strong];
         const d = apply(createGame(DEFAULT_SETTINGS), { type: 'deal', seed });
         if (!d.ok) throw new Error(d.error);
         let s = d.state;

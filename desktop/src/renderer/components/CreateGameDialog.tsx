@@ -16,8 +16,11 @@ import {
   prevBuyIn,
   prevMaxPoints,
   prevMinPoints,
+  presetNotOfferedMessage,
   prizePreview,
   settingsControlState,
+  settingsForPreset,
+  tablePresetOf,
   validateSettings,
   BUY_IN_MAX,
   BUY_IN_MIN,
@@ -26,10 +29,17 @@ import {
   type GameSettings,
   type Gimmick,
   type SettingsChange,
+  type TablePresetKey,
 } from '@spades/common';
+import { usePublicSettings } from '../lib/server-settings';
 import { Modal } from './ui';
 
-const BIDDING_LABELS: Record<BiddingOption, string> = { REG: 'REG', WHIZ: 'WHIZ', MIRROR: 'MIRROR', GIMMICK: 'GIMMICK' };
+const BIDDING_LABELS: Record<BiddingOption, string> = {
+  REG: 'REG',
+  WHIZ: 'WHIZ',
+  MIRROR: 'MIRROR',
+  GIMMICK: 'GIMMICK',
+};
 
 function Segmented<T extends string>({
   label,
@@ -37,12 +47,15 @@ function Segmented<T extends string>({
   options,
   onChange,
   labels,
+  isDisabled,
 }: {
   label: string;
   value: T;
   options: readonly T[];
   onChange: (v: T) => void;
   labels?: Partial<Record<T, string>>;
+  /** An option the server does not offer (issue #25): shown, not selectable. */
+  isDisabled?: (v: T) => boolean;
 }) {
   const id = useId();
   return (
@@ -58,6 +71,7 @@ function Segmented<T extends string>({
             role="radio"
             aria-checked={value === o}
             className={value === o ? 'active' : ''}
+            disabled={isDisabled?.(o) ?? false}
             onClick={() => onChange(o)}
           >
             {labels?.[o] ?? o}
@@ -87,13 +101,25 @@ function Stepper({
     <div className="control stepper-control">
       <span className="control-label">{label}</span>
       <div className="stepper" role="group" aria-label={label}>
-        <button type="button" className="icon-btn" aria-label={`Decrease ${label}`} onClick={onDec} disabled={decDisabled}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={`Decrease ${label}`}
+          onClick={onDec}
+          disabled={decDisabled}
+        >
           <Minus size={16} />
         </button>
         <output aria-live="polite" data-testid={`value-${label}`}>
           {display}
         </output>
-        <button type="button" className="icon-btn" aria-label={`Increase ${label}`} onClick={onInc} disabled={incDisabled}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={`Increase ${label}`}
+          onClick={onInc}
+          disabled={incDisabled}
+        >
           <Plus size={16} />
         </button>
       </div>
@@ -101,10 +127,26 @@ function Stepper({
   );
 }
 
-function Toggle({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
+function Toggle({
+  label,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (v: boolean) => void;
+}) {
   return (
     <label className={`toggle ${disabled ? 'disabled' : ''}`}>
-      <Switch.Root className="switch" checked={checked} disabled={disabled} onCheckedChange={onChange} aria-label={label}>
+      <Switch.Root
+        className="switch"
+        checked={checked}
+        disabled={disabled}
+        onCheckedChange={onChange}
+        aria-label={label}
+      >
         <Switch.Thumb className="switch-thumb" />
       </Switch.Root>
       <span>{label}</span>
@@ -142,12 +184,39 @@ export function PrizePreview({ settings }: { settings: Pick<GameSettings, 'gameM
   );
 }
 
+/**
+ * Issue #25: after a change of mode or bidding option, a combination the server does not offer moves to the first
+ * offered one of that mode (or gimmick, for GIMMICK), through the same coupling rules; other changes are kept as made.
+ */
+function offeredAfter(
+  next: GameSettings,
+  c: SettingsChange,
+  offered: readonly TablePresetKey[] | undefined,
+): GameSettings {
+  if (!offered || (c.field !== 'gameMode' && c.field !== 'biddingOption') || offered.includes(tablePresetOf(next)))
+    return next;
+  const candidates = offered.filter((p) => p.startsWith(`${next.gameMode}:`));
+  const pick =
+    c.field === 'biddingOption' && next.biddingOption === 'GIMMICK'
+      ? candidates.find((p) => (GIMMICKS as readonly string[]).includes(p.split(':')[1]))
+      : c.field === 'gameMode'
+        ? candidates[0]
+        : undefined;
+  if (!pick) return next;
+  const target = settingsForPreset(pick, next);
+  let out = applySettingsChange(next, { field: 'biddingOption', value: target.biddingOption });
+  if (target.biddingOption === 'GIMMICK' && target.gimmick)
+    out = applySettingsChange(out, { field: 'gimmick', value: target.gimmick });
+  return out;
+}
+
 export function CreateGameForm({
   onSubmit,
   onCancel,
   busy = false,
   coins,
   initial = DEFAULT_SETTINGS,
+  offered,
 }: {
   /** `opts.private`: a private table (issue #12), invitation only. */
   onSubmit: (settings: GameSettings, opts: { private: boolean }) => void;
@@ -156,11 +225,22 @@ export function CreateGameForm({
   coins?: number;
   /** Starting values (default: the spec's defaults). */
   initial?: GameSettings;
+  /** Issue #25: the table presets the server offers (GET /api/settings/public); undefined = all. */
+  offered?: readonly TablePresetKey[];
 }) {
   const [s, setS] = useState<GameSettings>(() => ({ ...initial, specialRules: { ...initial.specialRules } }));
-  const change = (c: SettingsChange) => setS((prev) => applySettingsChange(prev, c));
+  const change = (c: SettingsChange) => setS((prev) => offeredAfter(applySettingsChange(prev, c), c, offered));
   const ctl = settingsControlState(s);
-  const valid = validateSettings(s);
+  const checked = validateSettings(s);
+  const has = (p: string) => !offered || offered.includes(p as TablePresetKey);
+  const notOffered =
+    checked.ok && !has(tablePresetOf(checked.settings))
+      ? presetNotOfferedMessage(tablePresetOf(checked.settings))
+      : null;
+  const valid = notOffered ? ({ ok: false, message: notOffered } as const) : checked;
+  const modeOffered = (m: GameMode) => !offered || offered.some((p) => p.startsWith(`${m}:`));
+  const biddingOffered = (b: BiddingOption) =>
+    b === 'GIMMICK' ? GIMMICKS.some((g) => has(`${s.gameMode}:${g}`)) : has(`${s.gameMode}:${b}`);
   const tooPoor = coins !== undefined && coins < s.buyIn;
   const [priv, setPriv] = useState(false);
 
@@ -172,12 +252,19 @@ export function CreateGameForm({
         if (valid.ok) onSubmit(valid.settings, { private: priv });
       }}
     >
-      <Segmented<GameMode> label="Game mode" value={s.gameMode} options={['PARTNERS', 'SOLO']} onChange={(v) => change({ field: 'gameMode', value: v })} />
+      <Segmented<GameMode>
+        label="Game mode"
+        value={s.gameMode}
+        options={['PARTNERS', 'SOLO']}
+        isDisabled={(m) => !modeOffered(m)}
+        onChange={(v) => change({ field: 'gameMode', value: v })}
+      />
       <Segmented<BiddingOption>
         label="Bidding"
         value={s.biddingOption}
         options={['REG', 'WHIZ', 'MIRROR', 'GIMMICK']}
         labels={BIDDING_LABELS}
+        isDisabled={(b) => !biddingOffered(b)}
         onChange={(v) => change({ field: 'biddingOption', value: v })}
       />
       <div className="control">
@@ -192,7 +279,11 @@ export function CreateGameForm({
           onChange={(e) => change({ field: 'gimmick', value: e.target.value as Gimmick })}
         >
           {GIMMICKS.map((g) => (
-            <option key={g} value={g} disabled={g === 'SUICIDE' && !ctl.suicideSelectable}>
+            <option
+              key={g}
+              value={g}
+              disabled={(g === 'SUICIDE' && !ctl.suicideSelectable) || !has(`${s.gameMode}:${g}`)}
+            >
               {g}
             </option>
           ))}
@@ -225,19 +316,34 @@ export function CreateGameForm({
         />
       </div>
       <div className="toggle-grid">
-        <Toggle label="Nil" checked={s.specialRules.allowNil} disabled={!ctl.nilEnabled} onChange={(v) => change({ field: 'allowNil', value: v })} />
+        <Toggle
+          label="Nil"
+          checked={s.specialRules.allowNil}
+          disabled={!ctl.nilEnabled}
+          onChange={(v) => change({ field: 'allowNil', value: v })}
+        />
         <Toggle
           label="Blind Nil"
           checked={s.specialRules.allowBlindNil}
           disabled={!ctl.blindNilEnabled}
           onChange={(v) => change({ field: 'allowBlindNil', value: v })}
         />
-        <Toggle label="Screamer" checked={s.specialRules.screamer} onChange={(v) => change({ field: 'screamer', value: v })} />
-        <Toggle label="Assassin" checked={s.specialRules.assassin} onChange={(v) => change({ field: 'assassin', value: v })} />
+        <Toggle
+          label="Screamer"
+          checked={s.specialRules.screamer}
+          onChange={(v) => change({ field: 'screamer', value: v })}
+        />
+        <Toggle
+          label="Assassin"
+          checked={s.specialRules.assassin}
+          onChange={(v) => change({ field: 'assassin', value: v })}
+        />
       </div>
       <div className="toggle-grid private-row">
         <Toggle label="Private" checked={priv} onChange={setPriv} />
-        <span className="muted small">{priv ? 'Invitation only: not listed in the lobby.' : 'Listed in the lobby for everybody.'}</span>
+        <span className="muted small">
+          {priv ? 'Invitation only: not listed in the lobby.' : 'Listed in the lobby for everybody.'}
+        </span>
       </div>
       <PrizePreview settings={s} />
       {!valid.ok && (
@@ -271,9 +377,22 @@ export function CreateGameDialog({
   busy?: boolean;
   coins?: number;
 }) {
+  const offered = usePublicSettings()?.tablePresets;
+  // the spec's defaults, or the first kind of table the server offers when it does not offer those
+  const initial =
+    offered?.length && !offered.includes(tablePresetOf(DEFAULT_SETTINGS))
+      ? settingsForPreset(offered[0], DEFAULT_SETTINGS)
+      : DEFAULT_SETTINGS;
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Create Game" className="modal-md">
-      <CreateGameForm onSubmit={onSubmit} onCancel={() => onOpenChange(false)} busy={busy} coins={coins} />
+      <CreateGameForm
+        onSubmit={onSubmit}
+        onCancel={() => onOpenChange(false)}
+        busy={busy}
+        coins={coins}
+        offered={offered}
+        initial={initial}
+      />
     </Modal>
   );
 }

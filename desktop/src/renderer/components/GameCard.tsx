@@ -4,11 +4,13 @@ import { modeBadge, statusBadge, type GameListItem } from '../lib/types';
 import { Avatar, CoinIcon } from './ui';
 import { RatingBadge } from './rating';
 
+/** Issue #31: "Nil ✓", "Blind nil ✗" in words (was the cryptic "bn ×"); read as "Blind nil not allowed". */
 function Allowed({ label, on }: { label: string; on: boolean }) {
   return (
-    <span className={`allowed ${on ? 'yes' : 'no'}`} aria-label={`${label} ${on ? 'allowed' : 'not allowed'}`}>
+    <span className={`allowed ${on ? 'yes' : 'no'}`} title={`${label} ${on ? 'allowed' : 'not allowed'}`}>
       {label}
       {on ? <Check size={14} aria-hidden="true" /> : <X size={14} aria-hidden="true" />}
+      <span className="sr-only">{on ? ' allowed' : ' not allowed'}</span>
     </span>
   );
 }
@@ -32,7 +34,8 @@ export function GameCard({
   const seated = game.players.some((p) => p?.id === selfId);
   const free = game.players.filter((p) => !p).length;
   const waiting = game.status === 'WAITING';
-  const teamClass = (i: number) => (game.gameMode === 'PARTNERS' ? (i % 2 === 0 ? 'team-red' : 'team-blue') : `solo-${i}`);
+  const teamClass = (i: number) =>
+    game.gameMode === 'PARTNERS' ? (i % 2 === 0 ? 'team-red' : 'team-blue') : `solo-${i}`;
   return (
     <article className="game-card" aria-label={`Game ${game.id}`} data-testid="game-card">
       <header className="game-card-head">
@@ -53,11 +56,11 @@ export function GameCard({
         </div>
       </header>
       <div className="game-card-meta">
-        <span className="points num" aria-label={`Points ${game.minPoints} to ${game.maxPoints}`}>
+        <span className="points num" title={`Points ${game.minPoints} to ${game.maxPoints}`}>
           {game.minPoints}/{game.maxPoints}
         </span>
-        <Allowed label="nil" on={game.allowNil} />
-        <Allowed label="bn" on={game.allowBlindNil} />
+        <Allowed label="Nil" on={game.allowNil} />
+        <Allowed label="Blind nil" on={game.allowBlindNil} />
       </div>
       <div className="seat-strip">
         {game.players.map((p, i) =>
@@ -74,7 +77,7 @@ export function GameCard({
               className={`seat-chip empty ${teamClass(i)}`}
               disabled={!waiting || seated}
               onClick={() => onJoin(i)}
-              aria-label={`Join seat ${i + 1}`}
+              aria-label={`${waiting && !seated ? 'Join' : 'Empty'} seat ${i + 1}`}
             >
               <span className="seat-empty-dot" />
               <span className="seat-chip-name">{waiting && !seated ? 'Join' : 'Empty'}</span>
@@ -95,7 +98,11 @@ export function GameCard({
                 <Eye size={14} /> Watch
               </button>
               {waiting && free > 0 && (
-                <button type="button" className="btn btn-primary btn-sm" onClick={() => onJoin(game.players.findIndex((p) => !p))}>
+                <button
+                  type="button"
+                  className="btn btn-primary btn-sm"
+                  onClick={() => onJoin(game.players.findIndex((p) => !p))}
+                >
                   Join
                 </button>
               )}

@@ -18,12 +18,14 @@ export function GameHistory({ userId }: { userId: string }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['history', userId, page],
-    queryFn: () => api.get<GameHistoryPage>(`/api/users/${encodeURIComponent(userId)}/games?page=${page}&pageSize=${PAGE_SIZE}`),
+    queryFn: () =>
+      api.get<GameHistoryPage>(`/api/users/${encodeURIComponent(userId)}/games?page=${page}&pageSize=${PAGE_SIZE}`),
   });
   if (q.isLoading) return <Spinner />;
   if (q.error || !q.data) return <p className="form-error">Failed to load your games.</p>;
   const { items, total } = q.data;
-  if (!items.length && page === 1) return <p className="muted">No finished games yet. Play one and its replay appears here.</p>;
+  if (!items.length && page === 1)
+    return <p className="muted">No finished games yet. Play one and its replay appears here.</p>;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (
     <div className="history">
@@ -34,13 +36,23 @@ export function GameHistory({ userId }: { userId: string }) {
       </ul>
       {pages > 1 && (
         <div className="history-pager">
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setPage((p) => p - 1)}
+            disabled={page <= 1}
+          >
             Newer
           </button>
           <span className="muted small num">
             {page} / {pages}
           </span>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setPage((p) => p + 1)}
+            disabled={page >= pages}
+          >
             Older
           </button>
         </div>
@@ -70,9 +82,19 @@ function HistoryRow({ g }: { g: GameHistoryItem }) {
         <span className="num" title="Final score">
           {g.finalScores.join(' – ')}
         </span>
-        {g.coins !== null && g.coins !== 0 && <span className={`num ${g.coins > 0 ? 'gold' : 'neg'}`}>{g.coins > 0 ? `+${formatCoins(g.coins)}` : `−${formatCoins(-g.coins)}`}</span>}
-        {g.ratingChange !== null && <span className="num">{g.ratingChange >= 0 ? `+${g.ratingChange}` : g.ratingChange} rating</span>}
-        <Link className="btn btn-secondary btn-sm" to={replayPath(g.gameId, g.gameNumber)} aria-label={`Replay of the game of ${new Date(g.finishedAt).toLocaleString()}`}>
+        {g.coins !== null && g.coins !== 0 && (
+          <span className={`num ${g.coins > 0 ? 'gold' : 'neg'}`}>
+            {g.coins > 0 ? `+${formatCoins(g.coins)}` : `−${formatCoins(-g.coins)}`}
+          </span>
+        )}
+        {g.ratingChange !== null && (
+          <span className="num">{g.ratingChange >= 0 ? `+${g.ratingChange}` : g.ratingChange} rating</span>
+        )}
+        <Link
+          className="btn btn-secondary btn-sm"
+          to={replayPath(g.gameId, g.gameNumber)}
+          aria-label={`Replay of the game of ${new Date(g.finishedAt).toLocaleString()}`}
+        >
           <Film size={15} /> Replay
         </Link>
       </div>

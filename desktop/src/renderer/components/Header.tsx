@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { BarChart3, BookOpen, ChevronDown, ImageUp, LogOut, Trophy, UserRound } from 'lucide-react';
+import { BarChart3, BookOpen, ChevronDown, ImageUp, LogOut, ShieldCheck, Trophy, UserRound } from 'lucide-react';
 import { formatCoins, formatCoinsExact } from '@spades/common';
 import { useSession } from '../session/session';
 import { checkAvatarFile, compressAvatar } from '../lib/avatar';
@@ -46,9 +46,15 @@ export function useAvatarUpload() {
 
 export function CoinBalance({ coins }: { coins: number }) {
   return (
-    <span className="coin-balance" aria-label={`${formatCoinsExact(coins)} coins`} title={`${formatCoinsExact(coins)} coins`}>
+    <span
+      className="coin-balance"
+      aria-label={`${formatCoinsExact(coins)} coins`}
+      title={`${formatCoinsExact(coins)} coins`}
+    >
       <CoinIcon size={18} />
-      <span className="num" data-testid="coin-balance">{formatCoins(coins)}</span>
+      <span className="num" data-testid="coin-balance">
+        {formatCoins(coins)}
+      </span>
     </span>
   );
 }
@@ -66,13 +72,20 @@ export function Header({ onStats, onRules }: { onStats: () => void; onRules: () 
         <Link to="/leaderboard" className="btn btn-ghost btn-sm">
           <Trophy size={16} aria-hidden="true" /> <span className="hide-narrow">Leaderboard</span>
         </Link>
+        {(user.role === 'moderator' || user.role === 'admin') && (
+          <Link to="/admin" className="btn btn-ghost btn-sm">
+            <ShieldCheck size={16} aria-hidden="true" /> <span className="hide-narrow">Console</span>
+          </Link>
+        )}
       </nav>
       <div className="header-right">
         <CoinBalance coins={user.coins} />
         <DropdownMenu.Root>
-          <DropdownMenu.Trigger className="user-trigger" aria-label="Account menu">
+          <DropdownMenu.Trigger className="user-trigger">
             <Avatar src={user.avatar} id={user.id} name={user.username} size={32} />
             <span className="hide-narrow user-name">{user.username}</span>
+            {/* issue #31: named by what it shows (label-content-name-mismatch), "Account menu" for screen readers */}
+            <span className="sr-only"> Account menu</span>
             <ChevronDown size={16} aria-hidden="true" />
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>

@@ -30,7 +30,14 @@ export function PlayersList({
             ['hideBlocked', 'Hide Blocked'],
           ] as const
         ).map(([v, l]) => (
-          <button key={v} type="button" role="radio" aria-checked={filter === v} className={filter === v ? 'active' : ''} onClick={() => setFilter(v)}>
+          <button
+            key={v}
+            type="button"
+            role="radio"
+            aria-checked={filter === v}
+            className={filter === v ? 'active' : ''}
+            onClick={() => setFilter(v)}
+          >
             {l}
           </button>
         ))}
@@ -39,7 +46,12 @@ export function PlayersList({
         {list.length === 0 && <li className="muted center pad small">No players to show.</li>}
         {list.map((p) => (
           <li key={p.id} className={`player-row ${p.status}`} data-testid="player-row">
-            <button type="button" className="player-main" onClick={() => onShowStats(p)} aria-label={`${p.username}, ${p.online ? 'online' : 'offline'}${p.status !== 'none' ? `, ${p.status}` : ''}`}>
+            <button
+              type="button"
+              className="player-main"
+              onClick={() => onShowStats(p)}
+              aria-label={`${p.username}, ${p.online ? 'online' : 'offline'}${p.status !== 'none' ? `, ${p.status}` : ''}`}
+            >
               <span className="avatar-wrap">
                 <Avatar src={p.avatar} id={p.id} name={p.username} size={32} />
                 <span className={`presence ${p.online ? 'on' : 'off'}`} aria-hidden="true" />
@@ -63,7 +75,11 @@ export function PlayersList({
                       <Eye size={16} /> View stats
                     </DropdownMenu.Item>
                     {actionsFor(p.status).map((a) => (
-                      <DropdownMenu.Item key={a} className={`menu-item ${a === 'block' ? 'danger' : ''}`} onSelect={() => onAction(a, p)}>
+                      <DropdownMenu.Item
+                        key={a}
+                        className={`menu-item ${a === 'block' ? 'danger' : ''}`}
+                        onSelect={() => onAction(a, p)}
+                      >
                         {ACTION_LABEL[a]}
                       </DropdownMenu.Item>
                     ))}

@@ -7,6 +7,8 @@ import { bagsPerGame, percent, statsPercentages } from '../lib/stats';
 import { Avatar, CoinIcon, Modal, Spinner } from './ui';
 import { ACTION_LABEL, actionsFor, useSocialActions } from './social';
 import { RatingBadge, RatingRows } from './rating';
+import { ReportButton } from '../moderation/ReportButton';
+import { MuteButton } from '../moderation/MuteButton';
 
 export type StatsMode = 'ALL' | 'PARTNERS' | 'SOLO';
 
@@ -54,14 +56,18 @@ export function StatsView({ stats }: { stats: Stats }) {
       <div className="stat-tiles">
         <div className="stat-tile">
           <span className="muted small">Win %</span>
-          <strong className="num big" data-testid="win-pct">{pct.winPct}%</strong>
+          <strong className="num big" data-testid="win-pct">
+            {pct.winPct}%
+          </strong>
         </div>
         <div className="stat-tile">
-          <span className="muted small">Games played</span>
-          <strong className="num big" data-testid="games-played">{stats.gamesPlayed}</strong>
+          <span className="muted small">Rated games played</span>
+          <strong className="num big" data-testid="games-played">
+            {stats.gamesPlayed}
+          </strong>
         </div>
         <div className="stat-tile">
-          <span className="muted small">Games won</span>
+          <span className="muted small">Rated games won</span>
           <strong className="num big">{stats.gamesWon}</strong>
         </div>
       </div>
@@ -123,7 +129,12 @@ export function StatsDialog({
   const social = useSocialActions();
   const isSelf = target?.id === selfId;
   return (
-    <Modal open={target !== null} onOpenChange={onOpenChange} title={isSelf ? 'My Stats' : 'Player Stats'} className="modal-md">
+    <Modal
+      open={target !== null}
+      onOpenChange={onOpenChange}
+      title={isSelf ? 'My Stats' : 'Player Stats'}
+      className="modal-md"
+    >
       {target && (
         <>
           <div className="stats-head">
@@ -134,14 +145,25 @@ export function StatsDialog({
               </div>
               {target.coins !== undefined && (
                 <div className="coins">
-                  <CoinIcon /> <span className="num" title={`${formatCoinsExact(target.coins)} coins`}>{formatCoins(target.coins)}</span> <span className="muted small">({formatCoinsExact(target.coins)})</span>
+                  <CoinIcon />{' '}
+                  <span className="num" title={`${formatCoinsExact(target.coins)} coins`}>
+                    {formatCoins(target.coins)}
+                  </span>{' '}
+                  <span className="muted small">({formatCoinsExact(target.coins)})</span>
                 </div>
               )}
             </div>
             <RatingRows userId={target.id} />
             <div className="segmented small" role="radiogroup" aria-label="Game mode filter">
               {(['ALL', 'PARTNERS', 'SOLO'] as const).map((m) => (
-                <button key={m} type="button" role="radio" aria-checked={mode === m} className={mode === m ? 'active' : ''} onClick={() => setMode(m)}>
+                <button
+                  key={m}
+                  type="button"
+                  role="radio"
+                  aria-checked={mode === m}
+                  className={mode === m ? 'active' : ''}
+                  onClick={() => setMode(m)}
+                >
                   {m}
                 </button>
               ))}
@@ -166,6 +188,14 @@ export function StatsDialog({
                   {ACTION_LABEL[a]}
                 </button>
               ))}
+              {/* Issue #25: report from the player's profile */}
+              <MuteButton userId={target.id} username={target.username} />
+              <ReportButton
+                userId={target.id}
+                username={target.username}
+                context={{ kind: 'profile' }}
+                className="btn btn-ghost"
+              />
             </div>
           )}
           {social.dialog}

@@ -5,7 +5,13 @@
  * same tick shares one request); formatting rules from common.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { formatRating, formatRatingChange, type GameRatingChange, type RatingHistoryPoint, type RatingSummary } from '@spades/common';
+import {
+  formatRating,
+  formatRatingChange,
+  type GameRatingChange,
+  type RatingHistoryPoint,
+  type RatingSummary,
+} from '@spades/common';
 import { api } from '../lib/api';
 
 // A small cache of its own (no react-query): the badges also render inside the table page, which has no query client.
@@ -76,7 +82,9 @@ export function useRating(userId: string | null | undefined): { data: RatingSumm
 /** Tooltip text: rating, provisional note and completion rate. */
 export function ratingTitle(r: RatingSummary): string {
   const completion =
-    r.completionRate === null ? 'no rated games yet' : `completion ${r.completionRate}% (${r.gamesFinished} of ${r.gamesStarted} rated games finished)`;
+    r.completionRate === null
+      ? 'no rated games yet'
+      : `completion ${r.completionRate}% (${r.gamesFinished} of ${r.gamesStarted} rated games finished)`;
   return `Rating ${r.rating}${r.provisional ? ' (provisional)' : ''} · ${completion}`;
 }
 
@@ -124,14 +132,24 @@ export function RatingRows({ userId }: { userId: string }) {
  * The rating change line of the result dialog (+14 / −9 per player). Polls until the settlement wrote the
  * changes, then refreshes the badges.
  */
-export function RatingChangeLine({ gameId, gameNumber, names }: { gameId: string; gameNumber: number; names: (seat: number) => string }) {
+export function RatingChangeLine({
+  gameId,
+  gameNumber,
+  names,
+}: {
+  gameId: string;
+  gameNumber: number;
+  names: (seat: number) => string;
+}) {
   const [changes, setChanges] = useState<GameRatingChange[]>([]);
   useEffect(() => {
     let stop = false;
     let tries = 0;
     const poll = async () => {
       try {
-        const body = await api.get<{ changes?: GameRatingChange[] }>(`/api/ratings/games/${encodeURIComponent(gameId)}/${gameNumber}`);
+        const body = await api.get<{ changes?: GameRatingChange[] }>(
+          `/api/ratings/games/${encodeURIComponent(gameId)}/${gameNumber}`,
+        );
         const got = Array.isArray(body?.changes) ? body.changes : [];
         if (got.length && !stop) {
           setChanges(got);
@@ -149,14 +167,26 @@ export function RatingChangeLine({ gameId, gameNumber, names }: { gameId: string
     };
   }, [gameId, gameNumber]);
   if (!changes.length) return null;
+  // issue #31: labelled "Rating 1500? → 1382? (−118)", and the provisional mark explained where it appears
+  const provisional = changes.some((c) => c.provisionalBefore || c.provisionalAfter);
   return (
-    <div className="result-ratings" data-testid="rating-changes" aria-label="Rating changes">
+    <div className="result-ratings" data-testid="rating-changes" role="group" aria-label="Rating changes">
       {changes.map((c) => (
         <span key={c.userId} className={`rating-change ${c.delta > 0 ? 'up' : c.delta < 0 ? 'down' : ''}`}>
-          {names(c.seat)} <strong className="num">{formatRatingChange(c.delta)}</strong>
+          {names(c.seat)}{' '}
+          <span className="num">
+            Rating {formatRating(c.ratingBefore, c.provisionalBefore === true)} →{' '}
+            {formatRating(c.ratingAfter, c.provisionalAfter === true)}
+          </span>{' '}
+          (<strong className="num">{formatRatingChange(c.delta)}</strong>)
           {c.left && <span className="muted small"> (left)</span>}
         </span>
       ))}
+      {provisional && (
+        <p className="muted small rating-note" data-testid="provisional-note">
+          ? = provisional: a new rating moves fast and settles after about 20 rated games.
+        </p>
+      )}
     </div>
   );
 }
@@ -177,7 +207,8 @@ export function RatingHistoryChart({ userId }: { userId: string }) {
   const q = { data };
   const h = q.data?.history ?? [];
   if (!q.data) return null;
-  if (h.length === 0) return <p className="muted small">No rated games yet: play a table of four humans to get a rating.</p>;
+  if (h.length === 0)
+    return <p className="muted small">No rated games yet: play a table of four humans to get a rating.</p>;
   const W = 560;
   const H = 160;
   const pad = 28;
@@ -191,7 +222,11 @@ export function RatingHistoryChart({ userId }: { userId: string }) {
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   return (
     <figure className="rating-chart" data-testid="rating-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Rating history: ${values.length - 1} rated games, now ${values[values.length - 1]}`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`Rating history: ${values.length - 1} rated games, now ${values[values.length - 1]}`}
+      >
         <line x1={padL} x2={W - pad} y1={y(min)} y2={y(min)} className="rc-axis" />
         <line x1={padL} x2={W - pad} y1={y(max)} y2={y(max)} className="rc-axis" />
         <text x={4} y={y(max) + 4} className="rc-label">
@@ -203,7 +238,11 @@ export function RatingHistoryChart({ userId }: { userId: string }) {
         <polyline points={points} className="rc-line" fill="none" />
         {values.map((v, i) => (
           <circle key={i} cx={x(i)} cy={y(v)} r={3} className={i > 0 && h[i - 1].left ? 'rc-dot left' : 'rc-dot'}>
-            <title>{i === 0 ? `Start ${v}` : `${new Date(h[i - 1].at).toLocaleString()}: ${v} (${formatRatingChange(h[i - 1].delta)})${h[i - 1].left ? ', left' : ''}`}</title>
+            <title>
+              {i === 0
+                ? `Start ${v}`
+                : `${new Date(h[i - 1].at).toLocaleString()}: ${v} (${formatRatingChange(h[i - 1].delta)})${h[i - 1].left ? ', left' : ''}`}
+            </title>
           </circle>
         ))}
       </svg>
@@ -219,7 +258,8 @@ export function RatedBanNotice({ userId }: { userId: string | undefined }) {
   return (
     <div className="ban-notice" role="alert" data-testid="ban-notice">
       You abandoned too many rated games: you may not play at rated tables (four humans) until{' '}
-      <strong>{until.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}</strong>. Tables with a bot stay open.
+      <strong>{until.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}</strong>. Tables with a bot stay
+      open.
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api';
+import { setStatusNow } from '../lib/blocked';
 import { ConfirmDialog, useNotify } from './ui';
 
 export type SocialAction = 'addFriend' | 'removeFriend' | 'block' | 'unblock';
@@ -34,7 +35,10 @@ export function actionsFor(status: 'friend' | 'blocked' | 'none'): SocialAction[
 }
 
 /** Social actions behind a Yes/No confirmation, then the endpoint, then a re-fetch of the user list. */
-export function useSocialActions(onDone?: () => void): { ask: (a: SocialAction, target: { id: string; username: string }) => void; dialog: ReactNode } {
+export function useSocialActions(onDone?: () => void): {
+  ask: (a: SocialAction, target: { id: string; username: string }) => void;
+  dialog: ReactNode;
+} {
   const qc = useQueryClient();
   const notify = useNotify();
   const [pending, setPending] = useState<{ action: SocialAction; id: string; username: string } | null>(null);
@@ -50,6 +54,9 @@ export function useSocialActions(onDone?: () => void): { ask: (a: SocialAction, 
     const ep = ENDPOINT[p.action];
     try {
       await api.post(ep.path, { [ep.key]: p.id });
+      // issue #31: a block hides the player's lines already on screen at once (both chats read this list)
+      if (p.action === 'block') setStatusNow(qc, p.id, 'blocked');
+      else if (p.action === 'unblock') setStatusNow(qc, p.id, 'none');
     } catch {
       notify('Failed to perform action. Please try again.');
     }

@@ -60,7 +60,12 @@ export function Avatar({
   const fb = avatarFallback(id, isBot);
   const bg = fb.kind === 'default' ? AVATAR_COLORS[fb.index] : fb.kind === 'bot' ? '#475569' : '#64748b';
   return (
-    <span className={`avatar avatar-fallback ${className}`} style={{ ...style, background: bg }} role="img" aria-label={`${name}'s avatar`}>
+    <span
+      className={`avatar avatar-fallback ${className}`}
+      style={{ ...style, background: bg }}
+      role="img"
+      aria-label={`${name}'s avatar`}
+    >
       {fb.kind === 'bot' ? (
         <Bot size={size * 0.55} aria-hidden="true" />
       ) : fb.kind === 'guest' ? (
@@ -102,9 +107,7 @@ export function Modal({
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <Dialog.Title className="modal-title">{title}</Dialog.Title>
-          {description ? (
-            <Dialog.Description className="modal-desc">{description}</Dialog.Description>
-          ) : null}
+          {description ? <Dialog.Description className="modal-desc">{description}</Dialog.Description> : null}
           {children}
           {!hideClose && (
             <Dialog.Close className="icon-btn modal-close" aria-label="Close">
@@ -141,7 +144,14 @@ export function ConfirmDialog({
   danger?: boolean;
 }) {
   return (
-    <Modal open={open} onOpenChange={(o) => !o && onNo()} title={title} description={message} className="modal-sm" hideClose>
+    <Modal
+      open={open}
+      onOpenChange={(o) => !o && onNo()}
+      title={title}
+      description={message}
+      className="modal-sm"
+      hideClose
+    >
       <div className="modal-actions">
         <button type="button" className="btn btn-ghost" onClick={onNo}>
           {noLabel}

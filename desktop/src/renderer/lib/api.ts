@@ -1,8 +1,13 @@
+import { isErrorCode, type ErrorCode } from '@spades/common';
 import { apiUrl } from './platform';
 import { getToken } from './storage';
 
-/** An HTTP error with the server's `{ message }` (or `{ error }`) text. */
+/**
+ * An HTTP error with the server's `{ message }` (or `{ error }`) text and, when the refusal has one, its typed
+ * `code` (`HttpErrorBody`): the code is what to react to, the message what to show.
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode | undefined;
   constructor(
     message: string,
     readonly status: number,
@@ -10,7 +15,14 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+    this.code = codeOf(body);
   }
+}
+
+/** The typed code of an error body, if it carries one of the wire's list. */
+export function codeOf(body: unknown): ErrorCode | undefined {
+  const c = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+  return isErrorCode(c) ? c : undefined;
 }
 
 type UnauthorizedHandler = () => void;
@@ -79,6 +91,18 @@ export const api = {
   put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body: body ?? {} }),
   del: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
 };
+
+/** What a refused request says: the text to show and the typed code to react to (if any). */
+export interface Refusal {
+  message: string;
+  code?: ErrorCode;
+}
+
+/** The refusal of an error: `errorText` for the message, the body's code. */
+export function refusalOf(err: unknown, fallback: string): Refusal {
+  const message = errorText(err, fallback);
+  return err instanceof ApiError && err.code !== undefined ? { message, code: err.code } : { message };
+}
 
 /** Server message if any, else the error's message, else the fallback (spec §8 chains). */
 export function errorText(err: unknown, fallback: string): string {

@@ -36,7 +36,12 @@ function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-export function mentionNotification(from: string, message: string, where: 'game' | 'lobby', gameId?: string): DesktopNotification {
+export function mentionNotification(
+  from: string,
+  message: string,
+  where: 'game' | 'lobby',
+  gameId?: string,
+): DesktopNotification {
   return {
     kind: 'mention',
     title: clip(`${from} mentioned you${where === 'lobby' ? ' in the lobby' : ''}`, 120),

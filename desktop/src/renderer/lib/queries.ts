@@ -6,18 +6,28 @@ import { useSocket, useSocketEvent } from '../socket/socket';
 
 function listOf(body: unknown, key: string): unknown[] {
   if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>)[key])) return (body as Record<string, unknown[]>)[key];
+  if (body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>)[key]))
+    return (body as Record<string, unknown[]>)[key];
   return [];
 }
 
 export function normalizeGames(body: unknown): GameListItem[] {
-  return listOf(body, 'games').map(normalizeGame).filter((g): g is GameListItem => g !== null);
+  return listOf(body, 'games')
+    .map(normalizeGame)
+    .filter((g): g is GameListItem => g !== null);
 }
 
 /** Applies one lobby delta (`game_added` / `game_changed` / `game_removed`) to a list (new tables first). */
-export function applyGameDelta(list: GameListItem[], event: 'game_added' | 'game_changed' | 'game_removed', payload: unknown): GameListItem[] {
+export function applyGameDelta(
+  list: GameListItem[],
+  event: 'game_added' | 'game_changed' | 'game_removed',
+  payload: unknown,
+): GameListItem[] {
   if (event === 'game_removed') {
-    const id = payload && typeof payload === 'object' ? String((payload as { id?: unknown; gameId?: unknown }).id ?? (payload as { gameId?: unknown }).gameId) : '';
+    const id =
+      payload && typeof payload === 'object'
+        ? String((payload as { id?: unknown; gameId?: unknown }).id ?? (payload as { gameId?: unknown }).gameId)
+        : '';
     return list.filter((g) => g.id !== id);
   }
   const g = normalizeGame(payload);
@@ -37,7 +47,10 @@ export function applyGameDelta(list: GameListItem[], event: 'game_added' | 'game
 export function useGames() {
   const qc = useQueryClient();
   const { ready, emit } = useSocket();
-  const q = useQuery({ queryKey: ['games'], queryFn: async () => normalizeGames(await api.get<unknown>('/api/games')) });
+  const q = useQuery({
+    queryKey: ['games'],
+    queryFn: async () => normalizeGames(await api.get<unknown>('/api/games')),
+  });
   useSocketEvent('games_updated', (list: unknown) => {
     qc.setQueryData(['games'], normalizeGames(list));
   });
@@ -60,7 +73,10 @@ export function useUsers() {
   const { onlineIds } = useSocket();
   const q = useQuery({
     queryKey: ['users'],
-    queryFn: async () => listOf(await api.get<unknown>('/api/users'), 'users').map(normalizeLobbyPlayer).filter((p): p is LobbyPlayer => p !== null),
+    queryFn: async () =>
+      listOf(await api.get<unknown>('/api/users'), 'users')
+        .map(normalizeLobbyPlayer)
+        .filter((p): p is LobbyPlayer => p !== null),
   });
   useSocketEvent('friendAdded', () => void qc.invalidateQueries({ queryKey: ['users'] }));
   // Someone we do not know yet came online (a new account): refresh the list.
@@ -69,6 +85,8 @@ export function useUsers() {
     const known = new Set(q.data.map((p) => p.id));
     if ([...onlineIds].some((id) => !known.has(id))) void qc.invalidateQueries({ queryKey: ['users'] });
   }, [onlineIds, q.data, qc]);
-  const players = (q.data ?? []).map((p) => (onlineIds.size > 0 ? { ...p, online: onlineIds.has(p.id) || p.online } : p));
+  const players = (q.data ?? []).map((p) =>
+    onlineIds.size > 0 ? { ...p, online: onlineIds.has(p.id) || p.online } : p,
+  );
   return { ...q, players };
 }

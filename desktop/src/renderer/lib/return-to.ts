@@ -5,7 +5,15 @@
 const KEY = 'spades.returnTo';
 
 export function isSafeReturnPath(path: unknown): path is string {
-  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/login') && !path.startsWith('/register') && !path.startsWith('/auth/') && path.length <= 500;
+  return (
+    typeof path === 'string' &&
+    path.startsWith('/') &&
+    !path.startsWith('//') &&
+    !path.startsWith('/login') &&
+    !path.startsWith('/register') &&
+    !path.startsWith('/auth/') &&
+    path.length <= 500
+  );
 }
 
 export function rememberReturnTo(path: string): void {

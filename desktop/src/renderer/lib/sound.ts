@@ -1,9 +1,10 @@
 /**
- * Sounds generated with WebAudio (no files shipped). Spec §9 volumes: card play 0.3, bid and win 0.5.
+ * Sounds generated with WebAudio (no files shipped). Spec §9 volumes: card play 0.3, bid and win 0.5; the tournament
+ * match-ready call (issue #27) at the notification volume of bid and win, 0.5.
  */
 import { getFlag, setFlag, KEYS } from './storage';
 
-export const VOLUMES = { card: 0.3, bid: 0.5, win: 0.5 } as const;
+export const VOLUMES = { card: 0.3, bid: 0.5, win: 0.5, match: 0.5 } as const;
 export type SoundName = keyof typeof VOLUMES;
 
 let ctx: AudioContext | null = null;
@@ -25,7 +26,8 @@ export function onMutedChange(l: (m: boolean) => void): () => void {
 
 function audio(): AudioContext | null {
   if (typeof window === 'undefined') return null;
-  const AC = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+  const AC =
+    window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!AC) return null;
   if (!ctx) ctx = new AC();
   if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
@@ -65,18 +67,30 @@ function noiseBurst(ac: AudioContext, out: AudioNode, start: number, dur: number
  * Plays a sound at its §9 volume: every sound goes through one gain node whose value is exactly
  * VOLUMES[name] (card 0.3, bid 0.5, win 0.5); the notes inside are shaped at full scale.
  */
+/** Issue #31: the player's sound volume option (0–100; 100 = the §9 volumes), a factor on every sound. */
+let master = 1;
+export function setSoundVolume(percent: number): void {
+  master = Math.max(0, Math.min(100, percent)) / 100;
+}
+
 export function play(name: SoundName): void {
-  if (muted) return;
+  if (muted || master === 0) return;
   const ac = audio();
   if (!ac) return;
   const t = ac.currentTime + 0.005;
   try {
     const volume = ac.createGain();
-    volume.gain.value = VOLUMES[name];
+    volume.gain.value = VOLUMES[name] * master;
     volume.connect(ac.destination);
     if (name === 'card') noiseBurst(ac, volume, t, 0.09);
     else if (name === 'bid') tone(ac, volume, 660, t, 0.16, 'sine');
-    else {
+    else if (name === 'match') {
+      // Match ready: a call heard from another tab, two high notes twice (not the win's arpeggio).
+      for (const at of [0, 0.36]) {
+        tone(ac, volume, 880, t + at, 0.12, 'square');
+        tone(ac, volume, 1174.66, t + at + 0.14, 0.16, 'square');
+      }
+    } else {
       // Win: a rising arpeggio, one note after another so they do not add up above the volume.
       tone(ac, volume, 523.25, t, 0.12, 'triangle');
       tone(ac, volume, 659.25, t + 0.12, 0.12, 'triangle');

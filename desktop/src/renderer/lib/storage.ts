@@ -15,11 +15,23 @@ function safe<T>(fn: () => T, fallback: T): T {
   }
 }
 
+/**
+ * The desktop app keeps each server's session in the main process, encrypted (issue #30): there the token never
+ * touches localStorage. Undefined on the web (and with bridges that predate it).
+ */
+function desktopSession(): { get(): string | null; set(token: string | null): void } | undefined {
+  return safe(() => (typeof window !== 'undefined' ? window.desktop?.session : undefined), undefined);
+}
+
 export function getToken(): string | null {
+  const d = desktopSession();
+  if (d) return safe(() => d.get(), null);
   return safe(() => localStorage.getItem(KEYS.sessionToken) ?? localStorage.getItem(KEYS.token), null);
 }
 
 export function setToken(token: string): void {
+  const d = desktopSession();
+  if (d) return safe(() => d.set(token), undefined);
   safe(() => {
     localStorage.setItem(KEYS.sessionToken, token);
     localStorage.setItem(KEYS.token, token);
@@ -27,6 +39,8 @@ export function setToken(token: string): void {
 }
 
 export function clearToken(): void {
+  const d = desktopSession();
+  if (d) return safe(() => d.set(null), undefined);
   safe(() => {
     localStorage.removeItem(KEYS.sessionToken);
     localStorage.removeItem(KEYS.token);

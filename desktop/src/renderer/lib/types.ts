@@ -5,7 +5,7 @@ import { toListItemRules, validateSettings } from '@spades/common';
  * avatar or image, buyIn or rules.coinAmount, gameMode or rules.gameType …) so the UI never crashes
  * on a missing field.
  */
-import type { SocialStatus, Stats } from '@spades/common';
+import type { AccountRoleName, PlayerStanding, SocialStatus, Stats } from '@spades/common';
 
 /** The wire types of spec §3, from common (one source for both ends). */
 export type { SocialStatus, Stats };
@@ -17,6 +17,9 @@ export interface User {
   avatar?: string | null;
   coins: number;
   stats?: Partial<Stats> | null;
+  /** Issue #25: the stored role (a console link for staff) and the moderation standing sent with the profile. */
+  role?: AccountRoleName;
+  standing?: PlayerStanding;
 }
 
 export interface LobbyPlayer {
@@ -29,9 +32,26 @@ export interface LobbyPlayer {
 }
 
 export const STAT_KEYS: (keyof Stats)[] = [
-  'gamesPlayed', 'gamesWon', 'nilsBid', 'nilsMade', 'blindNilsBid', 'blindNilsMade', 'totalBags', 'bagsPerGame',
-  'regPlayed', 'regWon', 'whizPlayed', 'whizWon', 'mirrorPlayed', 'mirrorWon', 'gimmickPlayed', 'gimmickWon',
-  'screamerPlayed', 'screamerWon', 'assassinPlayed', 'assassinWon',
+  'gamesPlayed',
+  'gamesWon',
+  'nilsBid',
+  'nilsMade',
+  'blindNilsBid',
+  'blindNilsMade',
+  'totalBags',
+  'bagsPerGame',
+  'regPlayed',
+  'regWon',
+  'whizPlayed',
+  'whizWon',
+  'mirrorPlayed',
+  'mirrorWon',
+  'gimmickPlayed',
+  'gimmickWon',
+  'screamerPlayed',
+  'screamerWon',
+  'assassinPlayed',
+  'assassinWon',
 ];
 
 export interface SeatPlayer {
@@ -65,7 +85,12 @@ export interface GameListItem {
 }
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
-const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+const num = (v: unknown, d = 0): number =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : d;
 const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : d);
 
 export function normalizeUser(raw: unknown): User | null {
@@ -79,6 +104,8 @@ export function normalizeUser(raw: unknown): User | null {
     avatar: (typeof o.avatar === 'string' ? o.avatar : typeof o.image === 'string' ? o.image : null) || null,
     coins: num(o.coins),
     stats: o.stats && typeof o.stats === 'object' ? (o.stats as Partial<Stats>) : null,
+    ...(o.role === 'user' || o.role === 'moderator' || o.role === 'admin' ? { role: o.role } : {}),
+    ...(o.standing && typeof o.standing === 'object' ? { standing: o.standing as PlayerStanding } : {}),
   };
 }
 
@@ -136,7 +163,8 @@ export function normalizeGame(raw: unknown): GameListItem | null {
   const rules = obj(o.rules);
   const sr = obj(o.specialRules);
   const gameType = str(rules.gameType, 'REGULAR');
-  const gameMode = o.gameMode === 'SOLO' || o.gameMode === 'PARTNERS' ? o.gameMode : gameType === 'SOLO' ? 'SOLO' : 'PARTNERS';
+  const gameMode =
+    o.gameMode === 'SOLO' || o.gameMode === 'PARTNERS' ? o.gameMode : gameType === 'SOLO' ? 'SOLO' : 'PARTNERS';
   const rawPlayers = Array.isArray(o.players) ? o.players : Array.isArray(o.seats) ? o.seats : [];
   const players: (SeatPlayer | null)[] = [0, 1, 2, 3].map((i) => normalizeSeatPlayer(rawPlayers[i]));
   const buyIn = num(o.buyIn, num(rules.coinAmount, 100000)) || 100000;
@@ -164,7 +192,10 @@ export function normalizeGame(raw: unknown): GameListItem | null {
 }
 
 /** Spec §2: the mode badge (REGULAR green; WHIZ blue; MIRRORS red; gimmicks orange with short labels). */
-export function modeBadge(g: Pick<GameListItem, 'forcedBid' | 'gameType'>): { label: string; tone: 'green' | 'blue' | 'red' | 'orange' } {
+export function modeBadge(g: Pick<GameListItem, 'forcedBid' | 'gameType'>): {
+  label: string;
+  tone: 'green' | 'blue' | 'red' | 'orange';
+} {
   const gimmickLabels: Record<string, string> = {
     BID4NIL: '4 OR NIL',
     '4 OR NIL': '4 OR NIL',
@@ -194,6 +225,8 @@ export interface ChatMessage {
   message: string;
   timestamp: number;
   system: boolean;
+  /** Issue #31: a quick-chat preset id (hidden for players who turned quick chat off). */
+  quick?: string;
 }
 
 /** Lobby (§3: username or userName) and game chat (userId 'system' = system message). Invalid → null (logged, ignored). */
@@ -211,5 +244,6 @@ export function normalizeChat(raw: unknown): ChatMessage | null {
     message,
     timestamp: typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) || Date.now() : Date.now(),
     system: userId === 'system' || inner.isSystem === true || inner.system === true,
+    ...(typeof inner.quick === 'string' ? { quick: inner.quick } : {}),
   };
 }

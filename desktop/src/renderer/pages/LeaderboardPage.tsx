@@ -1,26 +1,22 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatCoins, formatRating, LEADERBOARD_MIN_GAMES_FOR_WIN_RATE } from '@spades/common';
+import {
+  formatCoins,
+  formatRating,
+  LEADERBOARD_MIN_GAMES_FOR_WIN_RATE,
+  type LeaderboardBy,
+  type LeaderboardEntry,
+} from '@spades/common';
 import { Trophy } from 'lucide-react';
 import { api } from '../lib/api';
 import { useSession } from '../session/session';
 import { Avatar, Spinner } from '../components/ui';
 import { LobbyShell } from './LobbyPage';
 
-type By = 'rating' | 'coins' | 'wins' | 'winRate';
+type By = LeaderboardBy;
 
-interface Entry {
-  rank: number;
-  id: string;
-  username: string;
-  avatar: string | null;
-  coins: number;
-  gamesPlayed: number;
-  gamesWon: number;
-  winRate: number;
-  rating: number | null;
-  provisional: boolean;
-}
+/** A row as shown: common's LeaderboardEntry, keyed by `id` (older servers sent `id`, current ones `userId`). */
+type Entry = Omit<LeaderboardEntry, 'userId'> & { id: string };
 
 function toEntry(raw: unknown, i: number): Entry | null {
   if (!raw || typeof raw !== 'object') return null;
@@ -54,7 +50,15 @@ export function LeaderboardPage() {
     queryFn: async () => {
       const body = await api.get<unknown>(`/api/leaderboard?by=${by}`);
       const b = (body ?? {}) as Record<string, unknown>;
-      const rows = Array.isArray(body) ? body : Array.isArray(b.entries) ? b.entries : Array.isArray(b.top) ? b.top : Array.isArray(b.leaders) ? b.leaders : [];
+      const rows = Array.isArray(body)
+        ? body
+        : Array.isArray(b.entries)
+          ? b.entries
+          : Array.isArray(b.top)
+            ? b.top
+            : Array.isArray(b.leaders)
+              ? b.leaders
+              : [];
       const meRaw = b.me ?? b.self ?? b.own ?? b.caller ?? null;
       return { rows: rows.map(toEntry).filter((e): e is Entry => e !== null), me: toEntry(meRaw, -1) };
     },
@@ -76,14 +80,24 @@ export function LeaderboardPage() {
                   ['winRate', 'Win %'],
                 ] as const
               ).map(([v, l]) => (
-                <button key={v} type="button" role="radio" aria-checked={by === v} className={by === v ? 'active' : ''} onClick={() => setBy(v)}>
+                <button
+                  key={v}
+                  type="button"
+                  role="radio"
+                  aria-checked={by === v}
+                  className={by === v ? 'active' : ''}
+                  onClick={() => setBy(v)}
+                >
                   {l}
                 </button>
               ))}
             </div>
           </div>
           {by === 'winRate' && (
-            <p className="muted leaderboard-rule">Win % ranks players with at least {LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games (four humans at the table).</p>
+            <p className="muted leaderboard-rule">
+              Win % ranks players with at least {LEADERBOARD_MIN_GAMES_FOR_WIN_RATE} rated games (four humans at the
+              table).
+            </p>
           )}
           {q.isLoading ? (
             <div className="center pad-lg">
@@ -97,11 +111,21 @@ export function LeaderboardPage() {
                 <tr>
                   <th scope="col">#</th>
                   <th scope="col">Player</th>
-                  <th scope="col" className="right">Rating</th>
-                  <th scope="col" className="right">Coins</th>
-                  <th scope="col" className="right">Won</th>
-                  <th scope="col" className="right hide-narrow">Played</th>
-                  <th scope="col" className="right">Win %</th>
+                  <th scope="col" className="right">
+                    Rating
+                  </th>
+                  <th scope="col" className="right">
+                    Coins
+                  </th>
+                  <th scope="col" className="right">
+                    Won
+                  </th>
+                  <th scope="col" className="right hide-narrow">
+                    Played
+                  </th>
+                  <th scope="col" className="right">
+                    Win %
+                  </th>
                 </tr>
               </thead>
               <tbody>

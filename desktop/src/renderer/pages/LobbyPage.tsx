@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Tabs } from 'radix-ui';
-import { MessageSquare, Plus, Users, LayoutGrid, Spade } from 'lucide-react';
+import { MessageSquare, Plus, Users, LayoutGrid, Spade, Trophy } from 'lucide-react';
 import { toCreateGameRequest, type GameSettings } from '@spades/common';
 import { useSession } from '../session/session';
 import { useSocket, useSocketEvent, type SpecIdentity } from '../socket/socket';
 import { api, errorText } from '../lib/api';
 import { useGames, useUsers } from '../lib/queries';
+import { blockedIds, withoutBlocked } from '../lib/blocked';
 import { isWelcomeDismissed, setWelcomeDismissed } from '../lib/storage';
 import type { GameListItem, LobbyPlayer } from '../lib/types';
 import { Header } from '../components/Header';
@@ -16,11 +17,14 @@ import { ChatPanel } from '../components/ChatPanel';
 import { PlayersList } from '../components/PlayersList';
 import { GameRulesDialog } from '../components/GameRulesDialog';
 import { StatsDialog, useStats, type StatsTarget } from '../components/StatsDialog';
-import { shouldShowWelcome, WelcomeDialog } from '../components/WelcomeDialog';
+import { shouldShowWelcome, STARTING_COINS, WelcomeDialog } from '../components/WelcomeDialog';
+import { usePublicSettings } from '../lib/server-settings';
 import { useSocialActions } from '../components/social';
 import { Spinner, useNotify } from '../components/ui';
 import { useMediaQuery } from '../lib/hooks';
 import { invalidateRatings, RatedBanNotice } from '../components/rating';
+import { QuickPlay } from '../components/QuickPlay';
+import { TournamentsTab } from '../tournaments/TournamentsTab';
 
 type GameFilter = 'all' | 'waiting' | 'playing';
 
@@ -57,7 +61,9 @@ export function LobbyShell({ children }: { children: React.ReactNode }) {
       <Header onStats={() => setStatsOpen(true)} onRules={() => setRulesOpen(true)} />
       {children}
       <StatsDialog
-        target={statsOpen && user ? { id: user.id, username: user.username, avatar: user.avatar, coins: user.coins } : null}
+        target={
+          statsOpen && user ? { id: user.id, username: user.username, avatar: user.avatar, coins: user.coins } : null
+        }
         selfId={user?.id}
         onOpenChange={setStatsOpen}
       />
@@ -84,6 +90,9 @@ export function LobbyPage() {
   const [statsFor, setStatsFor] = useState<string | null>(null);
   const [welcomeDismissed, setDismissed] = useState(isWelcomeDismissed());
   const social = useSocialActions();
+  // issue #27: Tables | Tournaments (`?tab=tournaments`, so the tournament page can link back)
+  const [params, setParams] = useSearchParams();
+  const mainTab = params.get('tab') === 'tournaments' ? 'tournaments' : 'tables';
 
   useEffect(() => {
     void refreshProfile();
@@ -101,11 +110,13 @@ export function LobbyPage() {
     return () => clearTimeout(t);
   }, []);
 
-  // Welcome dialog (§4): exactly 5,000,000 coins and 0 games played, unless dismissed.
-  const needStats = !!user && user.coins === 5_000_000 && !welcomeDismissed;
+  // Welcome dialog (§4): exactly the starting coins (5,000,000 or the host's, issue #25) and 0 games played, unless dismissed.
+  const startingCoins = usePublicSettings()?.startingCoins ?? STARTING_COINS;
+  const needStats = !!user && user.coins === startingCoins && !welcomeDismissed;
   const ownStats = useStats(needStats ? user?.id : undefined, 'ALL');
-  const gamesPlayed = user?.stats?.gamesPlayed ?? (ownStats.data && !ownStats.data.failed ? ownStats.data.stats.gamesPlayed : null);
-  const showWelcome = shouldShowWelcome(user, gamesPlayed, welcomeDismissed);
+  const gamesPlayed =
+    user?.stats?.gamesPlayed ?? (ownStats.data && !ownStats.data.failed ? ownStats.data.stats.gamesPlayed : null);
+  const showWelcome = shouldShowWelcome(user, gamesPlayed, welcomeDismissed, startingCoins);
 
   const list = useMemo(() => {
     const all = games.data ?? [];
@@ -146,7 +157,12 @@ export function LobbyPage() {
 
   const sendLobby = (text: string) => {
     if (!user || !socket.authenticated) return;
-    const lobbyMessage: { message: string } & SpecIdentity = { userId: user.id, username: user.username, message: text, timestamp: Date.now() };
+    const lobbyMessage: { message: string } & SpecIdentity = {
+      userId: user.id,
+      username: user.username,
+      message: text,
+      timestamp: Date.now(),
+    };
     socket.emit('lobby_chat_message', lobbyMessage);
   };
 
@@ -155,6 +171,7 @@ export function LobbyPage() {
 
   const gamesSection = (
     <section className="games-section" aria-labelledby="games-h">
+      <QuickPlay />
       <div className="section-head">
         <h1 id="games-h" className="h2">
           Available Games
@@ -167,7 +184,14 @@ export function LobbyPage() {
               ['playing', 'In Progress'],
             ] as const
           ).map(([v, l]) => (
-            <button key={v} type="button" role="radio" aria-checked={filter === v} className={filter === v ? 'active' : ''} onClick={() => setFilter(v)}>
+            <button
+              key={v}
+              type="button"
+              role="radio"
+              aria-checked={filter === v}
+              className={filter === v ? 'active' : ''}
+              onClick={() => setFilter(v)}
+            >
               {l}
             </button>
           ))}
@@ -183,7 +207,9 @@ export function LobbyPage() {
       ) : list.length === 0 ? (
         <div className="empty-state">
           <Spade size={40} aria-hidden="true" />
-          <p className="h3">No games {filter === 'waiting' ? 'waiting' : filter === 'playing' ? 'in progress' : 'yet'}</p>
+          <p className="h3">
+            No games {filter === 'waiting' ? 'waiting' : filter === 'playing' ? 'in progress' : 'yet'}
+          </p>
           <p className="muted">Create a table and invite your friends, or fill the seats with bots.</p>
           <button type="button" className="btn btn-primary" onClick={() => setCreateOpen(true)}>
             <Plus size={18} /> Create Game
@@ -209,20 +235,23 @@ export function LobbyPage() {
   const sidePanel = (
     <aside className="side-panel" aria-label="Lobby chat and players">
       <Tabs.Root value={sideTab} onValueChange={setSideTab} className="tabs fill">
-        <Tabs.List className="tab-list" aria-label="Side panel">
-          <Tabs.Trigger value="chat" className="tab">
-            <MessageSquare size={16} /> Chat
-          </Tabs.Trigger>
-          <Tabs.Trigger value="players" className="tab">
-            <Users size={16} /> Players
-          </Tabs.Trigger>
-          <span className="online-count" aria-label={`${onlineCount} online`}>
+        {/* issue #31: only tabs inside the tab list (aria-required-children); the online count beside it */}
+        <div className="tab-list-row">
+          <Tabs.List className="tab-list" aria-label="Side panel">
+            <Tabs.Trigger value="chat" className="tab">
+              <MessageSquare size={16} /> Chat
+            </Tabs.Trigger>
+            <Tabs.Trigger value="players" className="tab">
+              <Users size={16} /> Players
+            </Tabs.Trigger>
+          </Tabs.List>
+          <span className="online-count">
             <span className="presence on" aria-hidden="true" /> {onlineCount} online
           </span>
-        </Tabs.List>
+        </div>
         <Tabs.Content value="chat" className="tab-content fill">
           <ChatPanel
-            messages={socket.lobbyMessages}
+            messages={withoutBlocked(socket.lobbyMessages, blockedIds(users.players))}
             onSend={sendLobby}
             canSend={socket.authenticated}
             selfId={user?.id}
@@ -230,7 +259,12 @@ export function LobbyPage() {
           />
         </Tabs.Content>
         <Tabs.Content value="players" className="tab-content fill">
-          <PlayersList players={users.players} selfId={user?.id} onAction={(a, p) => social.ask(a, p)} onShowStats={onShowStats} />
+          <PlayersList
+            players={users.players}
+            selfId={user?.id}
+            onAction={(a, p) => social.ask(a, p)}
+            onShowStats={onShowStats}
+          />
         </Tabs.Content>
       </Tabs.Root>
     </aside>
@@ -240,24 +274,68 @@ export function LobbyPage() {
     <LobbyShell>
       {narrow && (
         <div className="segmented mobile-toggle" role="radiogroup" aria-label="Lobby or chat">
-          <button type="button" role="radio" aria-checked={view === 'lobby'} className={view === 'lobby' ? 'active' : ''} onClick={() => setView('lobby')}>
+          <button
+            type="button"
+            role="radio"
+            aria-checked={view === 'lobby'}
+            className={view === 'lobby' ? 'active' : ''}
+            onClick={() => setView('lobby')}
+          >
             <LayoutGrid size={16} /> Lobby
           </button>
-          <button type="button" role="radio" aria-checked={view === 'chat'} className={view === 'chat' ? 'active' : ''} onClick={() => setView('chat')}>
+          <button
+            type="button"
+            role="radio"
+            aria-checked={view === 'chat'}
+            className={view === 'chat' ? 'active' : ''}
+            onClick={() => setView('chat')}
+          >
             <MessageSquare size={16} /> Chat
           </button>
         </div>
       )}
       <RatedBanNotice userId={user?.id} />
       <main className="lobby">
-        {(!narrow || view === 'lobby') && gamesSection}
+        {(!narrow || view === 'lobby') && (
+          <Tabs.Root
+            value={mainTab}
+            onValueChange={(v) => setParams(v === 'tournaments' ? { tab: v } : {}, { replace: true })}
+            className="tabs lobby-main"
+          >
+            <Tabs.List className="tab-list lobby-tabs" aria-label="Lobby">
+              <Tabs.Trigger value="tables" className="tab">
+                <LayoutGrid size={16} /> Tables
+              </Tabs.Trigger>
+              <Tabs.Trigger value="tournaments" className="tab">
+                <Trophy size={16} /> Tournaments
+              </Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="tables" className="lobby-tab-content">
+              {gamesSection}
+            </Tabs.Content>
+            <Tabs.Content value="tournaments" className="lobby-tab-content">
+              {mainTab === 'tournaments' && <TournamentsTab />}
+            </Tabs.Content>
+          </Tabs.Root>
+        )}
         {(!narrow || view === 'chat') && sidePanel}
       </main>
-      {socket.error && <div className="conn-banner" role="status">{socket.error}</div>}
-      <CreateGameDialog open={createOpen} onOpenChange={setCreateOpen} onSubmit={(s, o) => void createGame(s, o)} busy={creating} coins={user?.coins} />
+      {socket.error && (
+        <div className="conn-banner" role="status">
+          {socket.error}
+        </div>
+      )}
+      <CreateGameDialog
+        open={createOpen}
+        onOpenChange={setCreateOpen}
+        onSubmit={(s, o) => void createGame(s, o)}
+        busy={creating}
+        coins={user?.coins}
+      />
       <StatsDialog target={statsTarget} selfId={user?.id} onOpenChange={(o) => !o && setStatsFor(null)} />
       <WelcomeDialog
         open={showWelcome}
+        coins={startingCoins}
         onDismiss={() => {
           setWelcomeDismissed();
           setDismissed(true);

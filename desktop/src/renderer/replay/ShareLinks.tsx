@@ -8,7 +8,6 @@ import { replaySharesPath, type ReplayShareLink } from '@spades/common';
 import { api, errorText } from '../lib/api';
 import { useNotify } from '../components/ui';
 
-
 export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber: number }) {
   const notify = useNotify();
   const [links, setLinks] = useState<ReplayShareLink[] | null>(null);

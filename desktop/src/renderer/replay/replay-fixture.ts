@@ -28,14 +28,21 @@ export function replayFixture(seed = 7, settings: GameSettings = { ...DEFAULT_SE
   const step = (a: GameAction, by: ReplayAction['by']) => {
     const r = apply(s, a);
     if (!r.ok) throw new Error(r.error);
-    actions.push({ by, action: (a.type === 'deal' ? { type: 'deal', seed: String(a.seed) } : a) as ReplayAction['action'] });
+    actions.push({
+      by,
+      action: (a.type === 'deal' ? { type: 'deal', seed: String(a.seed) } : a) as ReplayAction['action'],
+    });
     s = r.state;
   };
   while (s.phase !== 'COMPLETED') {
-    if (s.phase === 'WAITING' || s.phase === 'HAND_COMPLETED') step({ type: 'deal', seed: toHex(randomSeed(rng)) }, 'server');
+    if (s.phase === 'WAITING' || s.phase === 'HAND_COMPLETED')
+      step({ type: 'deal', seed: toHex(randomSeed(rng)) }, 'server');
     else step(basicBot.act(viewFor(s, s.turn as Seat), rng)!, s.turn === 0 ? 'human' : 'bot');
   }
-  const run = runReplay(settings, actions.map((a) => a.action));
+  const run = runReplay(
+    settings,
+    actions.map((a) => a.action),
+  );
   return {
     schema: REPLAY_SCHEMA,
     version: REPLAY_SCHEMA_VERSION,

@@ -7,7 +7,15 @@
  * visible change (a deal, a bid or a card; a look at the cards alone changes nothing on screen); "by trick" to the
  * next / previous completed trick; a hand starts right after its deal.
  */
-import { runReplay, type Card, type GameReplay, type GameState, type ReplayHand, type Seat, type TrickCard } from '@spades/common';
+import {
+  runReplay,
+  type Card,
+  type GameReplay,
+  type GameState,
+  type ReplayHand,
+  type Seat,
+  type TrickCard,
+} from '@spades/common';
 import type { SeatModel, TableModel } from '../table/model';
 
 export interface ReplayTimeline {
@@ -24,11 +32,21 @@ export interface ReplayTimeline {
 
 export function isReplayDocument(x: unknown): x is GameReplay {
   const o = x as Partial<GameReplay> | null;
-  return !!o && o.schema === 'spades-replay' && o.version === 1 && Array.isArray(o.actions) && Array.isArray(o.hands) && !!o.settings;
+  return (
+    !!o &&
+    o.schema === 'spades-replay' &&
+    o.version === 1 &&
+    Array.isArray(o.actions) &&
+    Array.isArray(o.hands) &&
+    !!o.settings
+  );
 }
 
 export function buildTimeline(doc: GameReplay): ReplayTimeline {
-  const run = runReplay(doc.settings, doc.actions.map((a) => a.action));
+  const run = runReplay(
+    doc.settings,
+    doc.actions.map((a) => a.action),
+  );
   const states = run.states;
   const stops: number[] = [];
   const trickEnds: number[] = [];
@@ -40,7 +58,8 @@ export function buildTimeline(doc: GameReplay): ReplayTimeline {
     const bidsChanged = next.bids.some((b, s) => b !== prev.bids[s]);
     if (a.action.type === 'deal') handStarts.push(p);
     if (a.action.type !== 'reveal' || bidsChanged) stops.push(p);
-    if (a.action.type === 'play' && next.handNumber === prev.handNumber && next.trickNumber > prev.trickNumber) trickEnds.push(p);
+    if (a.action.type === 'play' && next.handNumber === prev.handNumber && next.trickNumber > prev.trickNumber)
+      trickEnds.push(p);
   });
   return { doc, states, stops, trickEnds, handStarts };
 }
@@ -147,7 +166,8 @@ export function tableFromEngine(doc: GameReplay, s: GameState, trick: TrickCard[
     bags: s.bags.slice(),
     handNumber: s.handNumber,
     handCommitment: s.handCommitment,
-    winningTeam: result && partners && result.winnerTeam !== null ? (result.winnerTeam === 0 ? 'team1' : 'team2') : null,
+    winningTeam:
+      result && partners && result.winnerTeam !== null ? (result.winnerTeam === 0 ? 'team1' : 'team2') : null,
     winningPlayer: result ? result.winnerSeat : null,
     places: result ? result.places.slice() : null,
     payouts: doc.payouts,
@@ -177,9 +197,17 @@ export function frameAt(t: ReplayTimeline, pos: number): ReplayFrame {
   if (action?.type === 'deal') caption = `Hand ${s.handNumber} dealt; ${name((s.dealer ?? 0) as number)} deals`;
   else if (action?.type === 'bid' || action?.type === 'reveal') {
     const placed = [0, 1, 2, 3].filter((i) => prev && prev.bids[i] === null && s.bids[i] !== null);
-    caption = placed.map((i) => `${name(i)} bids ${s.bids[i] === 0 ? (s.blind[i] ? 'blind nil' : 'nil') : s.bids[i]}${s.autoBid[i] ? ' (forced)' : ''}`).join(', ') || `${name(action.seat)} looks at the cards`;
+    caption =
+      placed
+        .map(
+          (i) =>
+            `${name(i)} bids ${s.bids[i] === 0 ? (s.blind[i] ? 'blind nil' : 'nil') : s.bids[i]}${s.autoBid[i] ? ' (forced)' : ''}`,
+        )
+        .join(', ') || `${name(action.seat)} looks at the cards`;
   } else if (action?.type === 'play') {
-    caption = `${name(action.seat)} plays ${cardText(action.card)}` + (winner !== null ? ` — ${name(winner)} wins the trick` : '');
+    caption =
+      `${name(action.seat)} plays ${cardText(action.card)}` +
+      (winner !== null ? ` — ${name(winner)} wins the trick` : '');
   }
   const handNumber = s.handNumber;
   return {
@@ -188,7 +216,8 @@ export function frameAt(t: ReplayTimeline, pos: number): ReplayFrame {
     trick,
     winner,
     handNumber,
-    trickNumber: s.phase === 'BIDDING' || handNumber === 0 ? 0 : completed ? s.trickNumber : Math.min(13, s.trickNumber + 1),
+    trickNumber:
+      s.phase === 'BIDDING' || handNumber === 0 ? 0 : completed ? s.trickNumber : Math.min(13, s.trickNumber + 1),
     hand: t.doc.hands.find((h) => h.handNumber === handNumber) ?? null,
     caption,
   };

@@ -11,7 +11,8 @@ export interface SessionValue {
   user: User | null;
   token: string | null;
   login(email: string, password: string): Promise<void>;
-  register(username: string, email: string, password: string): Promise<void>;
+  /** `inviteCode`: while the host's registration is by invitation (issue #25). */
+  register(username: string, email: string, password: string, inviteCode?: string): Promise<void>;
   completeExternalLogin(token: string): Promise<void>;
   logout(): void;
   refreshProfile(): Promise<void>;
@@ -118,10 +119,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const register = useCallback(
-    async (username: string, email: string, password: string) => {
+    async (username: string, email: string, password: string, inviteCode?: string) => {
       let body: unknown;
       try {
-        body = await api.post<unknown>('/api/auth/register', { username, email, password }, { skipAuthRedirect: true });
+        const fields = inviteCode ? { username, email, password, inviteCode } : { username, email, password };
+        body = await api.post<unknown>('/api/auth/register', fields, { skipAuthRedirect: true });
       } catch (e) {
         throw new Error(errorText(e, 'Registration failed. Please try again.'));
       }
@@ -164,7 +166,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       try {
         body = await api.put<unknown>('/api/auth/profile', {
           username: patch.username ?? current?.username,
-          avatar: patch.avatar !== undefined ? patch.avatar : current?.avatar ?? null,
+          avatar: patch.avatar !== undefined ? patch.avatar : (current?.avatar ?? null),
         });
       } catch (e) {
         throw new Error(errorText(e, 'Profile update failed. Please try again.'));
@@ -183,7 +185,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signOutLocal]);
 
   const value = useMemo<SessionValue>(
-    () => ({ status, user, token, login, register, completeExternalLogin, logout, refreshProfile, updateProfile, setUser }),
+    () => ({
+      status,
+      user,
+      token,
+      login,
+      register,
+      completeExternalLogin,
+      logout,
+      refreshProfile,
+      updateProfile,
+      setUser,
+    }),
     [status, user, token, login, register, completeExternalLogin, logout, refreshProfile, updateProfile, setUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

@@ -99,7 +99,12 @@ export function Hand({
         };
         if (hidden) {
           return (
-            <div key={`${dealKey}-b${i}`} className={`hand-card ${animate ? 'dealt' : ''}`} style={style} data-last-card={i === n - 1 ? 'true' : undefined}>
+            <div
+              key={`${dealKey}-b${i}`}
+              className={`hand-card ${animate ? 'dealt' : ''}`}
+              style={style}
+              data-last-card={i === n - 1 ? 'true' : undefined}
+            >
               <CardBack />
             </div>
           );

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Copy, Link2, RefreshCw, Send, Trash2 } from 'lucide-react';
 import type { Ack, InviteLink } from '@spades/common';
 import { api, errorText } from '../lib/api';
+import { inviteLinks } from '../lib/invite-links';
 import { useUsers } from '../lib/queries';
 import { useSocket } from '../socket/socket';
 import { Avatar, Modal, useNotify } from '../components/ui';
@@ -53,7 +54,10 @@ export function InvitePanel({
 
   useEffect(() => {
     if (!open || !isHost || link || revoked) return;
-    api.get<InviteLink>(path).then(setLink, (e) => notify(errorText(e, 'Failed to get the invite link')));
+    api.get<InviteLink>(path).then(
+      (l) => setLink({ ...l, ...inviteLinks(l) }),
+      (e) => notify(errorText(e, 'Failed to get the invite link')),
+    );
   }, [open, isHost, link, revoked, path, notify]);
 
   const copy = async (text: string) => {
@@ -66,7 +70,8 @@ export function InvitePanel({
   };
   const renew = async () => {
     try {
-      setLink(await api.post<InviteLink>(path));
+      const l = await api.post<InviteLink>(path);
+      setLink({ ...l, ...inviteLinks(l) });
       setRevoked(false);
       notify('New invite link: the old one no longer works');
     } catch (e) {
@@ -107,19 +112,32 @@ export function InvitePanel({
             <Link2 size={16} /> Invite link
           </h3>
           <p className="muted small">
-            {isPrivate ? 'This table is private: only people with an invitation can sit or watch.' : 'Anyone with the link opens this table.'}
+            {isPrivate
+              ? 'This table is private: only people with an invitation can sit or watch.'
+              : 'Anyone with the link opens this table.'}
           </p>
           {link ? (
             <>
               <div className="invite-link-row">
-                <input className="invite-link" readOnly value={link.url} aria-label="Invite link" onFocus={(e) => e.currentTarget.select()} />
+                <input
+                  className="invite-link"
+                  readOnly
+                  value={link.url}
+                  aria-label="Invite link"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
                 <button type="button" className="btn btn-primary btn-sm" onClick={() => void copy(link.url)}>
                   <Copy size={15} /> Copy
                 </button>
               </div>
               <p className="muted small">
                 Desktop app: <span className="mono">{link.appUrl}</span>{' '}
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => void copy(link.appUrl)} aria-label="Copy the desktop app link">
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => void copy(link.appUrl)}
+                  aria-label="Copy the desktop app link"
+                >
                   <Copy size={13} />
                 </button>
               </p>
@@ -145,11 +163,13 @@ export function InvitePanel({
         </h3>
         {canHoldSeat && (
           <label className="invite-hold">
-            <input type="checkbox" checked={hold} onChange={(e) => setHold(e.target.checked)} /> Hold a free seat for them for a minute
+            <input type="checkbox" checked={hold} onChange={(e) => setHold(e.target.checked)} /> Hold a free seat for
+            them for a minute
           </label>
         )}
         <p className="muted small">
-          An in-app invitation reaches only players who have added you as a friend too; send anyone else the invite link.
+          An in-app invitation reaches only players who have added you as a friend too; send anyone else the invite
+          link.
         </p>
         {friends.length === 0 ? (
           <p className="muted small">No friends to invite yet: add friends from the lobby's player list.</p>
@@ -164,8 +184,18 @@ export function InvitePanel({
                     <span className="player-name">{f.username}</span>
                     <span className={`dot ${f.online ? 'online' : ''}`} aria-label={f.online ? 'online' : 'offline'} />
                   </span>
-                  {p && <span className="muted small">{p.seatIndex !== null && p.reservedUntil ? `invited · seat ${p.seatIndex + 1} held` : 'invited'}</span>}
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => invite(f.id)} disabled={busy === f.id} aria-label={`Invite ${f.username}`}>
+                  {p && (
+                    <span className="muted small">
+                      {p.seatIndex !== null && p.reservedUntil ? `invited · seat ${p.seatIndex + 1} held` : 'invited'}
+                    </span>
+                  )}
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => invite(f.id)}
+                    disabled={busy === f.id}
+                    aria-label={`Invite ${f.username}`}
+                  >
                     {p ? 'Again' : 'Invite'}
                   </button>
                   {refused[f.id] && (

@@ -3,6 +3,8 @@ import { Avatar } from '../components/ui';
 import { RatingBadge } from '../components/rating';
 import { bidLabel, positionOf, seatColor, seatMark, type SeatModel, type TableModel } from './model';
 import { formatMSS } from '../lib/hooks';
+import { formatRating } from '@spades/common';
+import { ReportButton } from '../moderation/ReportButton';
 
 export function SeatBadge({
   table,
@@ -10,6 +12,7 @@ export function SeatBadge({
   player,
   isTurn,
   turnSecondsLeft,
+  turnSeconds = 30,
   replacementLeft,
   heldFor = null,
   canJoin,
@@ -18,12 +21,16 @@ export function SeatBadge({
   onInviteBot,
   canRemoveBot,
   onRemoveBot,
+  ratingThen,
 }: {
   table: TableModel;
   seat: number;
   player: SeatModel | null;
   isTurn: boolean;
+  /** Issue #31: the acting seat's turn timer, the whole turn (null: no timer, e.g. a bot's turn). */
   turnSecondsLeft: number | null;
+  /** The turn's length in seconds (the ring's full circle). */
+  turnSeconds?: number;
   replacementLeft: number | null;
   /** Issue #12: this empty seat is held for an invited player (their name). */
   heldFor?: string | null;
@@ -33,14 +40,20 @@ export function SeatBadge({
   onInviteBot: () => void;
   canRemoveBot: boolean;
   onRemoveBot: () => void;
+  /**
+   * Issue #31: the rating to show instead of the player's current one (the replay: the rating they had then);
+   * null shows none. Left out: the live rating badge.
+   */
+  ratingThen?: { rating: number; provisional: boolean } | null;
 }) {
   const pos = positionOf(seat, table.mySeat);
   const color = seatColor(table.gameMode, seat);
   const mark = player ? seatMark(table, seat) : null;
-  const showTimer = turnSecondsLeft !== null && turnSecondsLeft <= 10;
+  const showTimer = turnSecondsLeft !== null;
+  const urgent = showTimer && turnSecondsLeft <= 10;
   if (!player) {
     return (
-      <div className={`seat seat-${pos} seat-empty team-${color}`} aria-label={`Seat ${seat + 1}, empty`}>
+      <div className={`seat seat-${pos} seat-empty team-${color}`} role="group" aria-label={`Seat ${seat + 1}, empty`}>
         <div className="seat-empty-ring" aria-hidden="true">
           <UserPlus size={20} />
         </div>
@@ -54,12 +67,22 @@ export function SeatBadge({
           )}
           <div className="seat-actions">
             {canJoin && (
-              <button type="button" className="btn btn-primary btn-sm" onClick={onJoin} aria-label={`Join seat ${seat + 1}`}>
+              <button
+                type="button"
+                className="btn btn-primary btn-sm"
+                onClick={onJoin}
+                aria-label={`Join seat ${seat + 1}`}
+              >
                 Join
               </button>
             )}
             {canInviteBot && (
-              <button type="button" className="btn btn-secondary btn-sm" onClick={onInviteBot} aria-label={`Invite a bot to seat ${seat + 1}`}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={onInviteBot}
+                aria-label={`Invite a bot to seat ${seat + 1}`}
+              >
                 <Bot size={14} /> Add bot
               </button>
             )}
@@ -80,10 +103,23 @@ export function SeatBadge({
       <div className="seat-avatar">
         <Avatar src={player.avatar} id={player.id} name={player.username} size={52} isBot={player.type === 'bot'} />
         {showTimer && (
-          <span className="turn-timer" role="timer" aria-label={`${turnSecondsLeft} seconds left`}>
+          <span
+            className={`turn-timer${urgent ? ' urgent' : ''}`}
+            role="timer"
+            aria-label={`${turnSecondsLeft} seconds left`}
+          >
             <svg viewBox="0 0 36 36" aria-hidden="true">
               <circle cx="18" cy="18" r="16" className="tt-bg" />
-              <circle cx="18" cy="18" r="16" className="tt-fg" style={{ strokeDashoffset: `${100 - ((turnSecondsLeft ?? 0) / 10) * 100}` }} pathLength={100} />
+              <circle
+                cx="18"
+                cy="18"
+                r="16"
+                className="tt-fg"
+                style={{
+                  strokeDashoffset: `${100 - (Math.min(turnSecondsLeft ?? 0, turnSeconds) / Math.max(1, turnSeconds)) * 100}`,
+                }}
+                pathLength={100}
+              />
             </svg>
             <span className="num">{turnSecondsLeft}</span>
           </span>
@@ -94,7 +130,7 @@ export function SeatBadge({
           </span>
         )}
         {mark && (
-          <span className={`seat-mark ${mark}`} aria-label={mark === 'made' ? 'Bid made' : 'Bid set'}>
+          <span className={`seat-mark ${mark}`} role="img" aria-label={mark === 'made' ? 'Bid made' : 'Bid set'}>
             {mark === 'made' ? <Check size={14} strokeWidth={3} /> : <X size={14} strokeWidth={3} />}
           </span>
         )}
@@ -103,13 +139,35 @@ export function SeatBadge({
         <span className="seat-name">
           <span className="seat-name-text">{player.username}</span>
           {player.type === 'bot' && <Bot size={13} aria-hidden="true" className="muted" />}
-          {player.type === 'human' && <RatingBadge userId={player.id} />}
+          {player.type === 'human' &&
+            (ratingThen === undefined ? (
+              <RatingBadge userId={player.id} />
+            ) : ratingThen ? (
+              <span
+                className={`rating-badge num ${ratingThen.provisional ? 'provisional' : ''}`}
+                title="Rating when this game was played"
+                data-testid="rating-then"
+              >
+                {formatRating(ratingThen.rating, ratingThen.provisional)}
+              </span>
+            ) : null)}
         </span>
-        <span className="seat-bid num">{bidText ?? (table.status === 'BIDDING' ? (isTurn ? 'Bidding…' : 'Waiting') : ' ')}</span>
+        <span className="seat-bid num">
+          {bidText ?? (table.status === 'BIDDING' ? (isTurn ? 'Bidding…' : 'Waiting') : ' ')}
+        </span>
         {canRemoveBot && (
-          <button type="button" className="link-danger" onClick={onRemoveBot} aria-label={`Remove bot from seat ${seat + 1}`}>
+          <button
+            type="button"
+            className="link-danger"
+            onClick={onRemoveBot}
+            aria-label={`Remove bot from seat ${seat + 1}`}
+          >
             Remove bot
           </button>
+        )}
+        {/* Issue #25: report a player from their seat (the live table only, never oneself) */}
+        {player.type === 'human' && ratingThen === undefined && table.mySeat !== seat && (
+          <ReportButton userId={player.id} username={player.username} context={{ kind: 'game', gameId: table.id }} />
         )}
       </div>
     </div>

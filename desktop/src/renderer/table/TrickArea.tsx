@@ -23,9 +23,12 @@ export function TrickArea({
   className?: string;
 }) {
   return (
-    <div className={`${className ? `${className} ` : ''}trick-area`} aria-label={label} aria-live="polite">
+    <div className={`${className ? `${className} ` : ''}trick-area`} role="group" aria-label={label} aria-live="polite">
       {cards.map((tc) => (
-        <div key={`${tc.seat}-${tc.card.suit}${tc.card.rank}`} className={`trick-card from-${positionOf(tc.seat, mySeat)} ${winner === tc.seat ? 'winner' : ''}`}>
+        <div
+          key={`${tc.seat}-${tc.card.suit}${tc.card.rank}`}
+          className={`trick-card from-${positionOf(tc.seat, mySeat)} ${winner === tc.seat ? 'winner' : ''}`}
+        >
           <CardFace card={tc.card} />
         </div>
       ))}

@@ -10,8 +10,10 @@ import {
   validateSettings,
   type Card,
   type GameSettings,
+  type HandScoreSummary,
   type PlayerView,
   type Seat,
+  type SideHandScore,
   type TrickCard,
 } from '@spades/common';
 import { normalizeChat, type ChatMessage } from '../lib/types';
@@ -28,22 +30,13 @@ export interface SeatModel {
   isDealer: boolean;
 }
 
-export interface HandScoreSummaryModel {
-  handNumber: number;
-  team1Score: number;
-  team2Score: number;
-  team1Bags: number;
-  team2Bags: number;
-  team1TotalScore: number;
-  team2TotalScore: number;
-  playerScores: number[];
-  playerTotalScores: number[];
-  playerBags: number[];
-  tricksPerPlayer: number[];
-  bids: number[];
+/** common's HandScoreSummary as the client keeps it (older servers sent no seed, commitment or sides). */
+export type HandScoreSummaryModel = Omit<HandScoreSummary, 'dealerIndex' | 'seed' | 'commitment' | 'sides'> & {
   seed: string | null;
   commitment: string | null;
-}
+  /** Issue #31: per side (team or seat) how the hand scored: contract, bags, nil points, bag penalty. */
+  sides?: SideHandScore[];
+};
 
 export interface TableModel {
   id: string;
@@ -91,6 +84,8 @@ export interface TableModel {
   chat: ChatMessage[];
   /** serverTime − Date.now() when the view arrived (for deadlines). */
   clockOffset: number;
+  /** Issue #31: the server proved that this seat wins every remaining trick (common's claim check). */
+  canClaim?: boolean;
   /** Private table and its pending invitations (issue #12); optional for older payloads and fixtures. */
   private?: boolean;
   invitations?: { userId: string; username: string; seatIndex: number | null; reservedUntil: number | null }[];
@@ -102,7 +97,8 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
-const deadline = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'string' && v ? Date.parse(v) || null : null);
+const deadline = (v: unknown): number | null =>
+  typeof v === 'number' ? v : typeof v === 'string' && v ? Date.parse(v) || null : null;
 
 export function cardsOf(v: unknown): Card[] {
   return arr(v)
@@ -141,19 +137,48 @@ function summaryOf(v: unknown): HandScoreSummaryModel | null {
     bids: nums(o.bids),
     seed: typeof o.seed === 'string' ? o.seed : null,
     commitment: typeof o.commitment === 'string' ? o.commitment : null,
+    sides: arr(o.sides)
+      .map(sideOf)
+      .filter((x): x is SideHandScore => x !== null),
   };
 }
 export { summaryOf as normalizeHandSummary };
 
+function sideOf(v: unknown): SideHandScore | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = obj(v);
+  return {
+    side: num(o.side),
+    seats: arr(o.seats).map((x) => num(x) as Seat),
+    bid: num(o.bid),
+    tricks: num(o.tricks),
+    contractPoints: num(o.contractPoints),
+    bagsTaken: num(o.bagsTaken),
+    nilPoints: num(o.nilPoints),
+    bagPenalty: num(o.bagPenalty),
+    delta: num(o.delta),
+    scoreBefore: num(o.scoreBefore),
+    scoreAfter: num(o.scoreAfter),
+    bagsBefore: num(o.bagsBefore),
+    bagsAfter: num(o.bagsAfter),
+  };
+}
+
 function settingsOf(o: Obj): GameSettings {
-  const v = validateSettings(o.settings ?? {
-    gameMode: o.gameMode,
-    biddingOption: 'REG',
-    minPoints: o.minPoints,
-    maxPoints: o.maxPoints,
-    buyIn: o.buyIn,
-    specialRules: { ...obj(o.specialRules), allowNil: obj(o.rules).allowNil ?? true, allowBlindNil: obj(o.rules).allowBlindNil ?? false },
-  });
+  const v = validateSettings(
+    o.settings ?? {
+      gameMode: o.gameMode,
+      biddingOption: 'REG',
+      minPoints: o.minPoints,
+      maxPoints: o.maxPoints,
+      buyIn: o.buyIn,
+      specialRules: {
+        ...obj(o.specialRules),
+        allowNil: obj(o.rules).allowNil ?? true,
+        allowBlindNil: obj(o.rules).allowBlindNil ?? false,
+      },
+    },
+  );
   return v.ok ? v.settings : DEFAULT_SETTINGS;
 }
 
@@ -198,16 +223,23 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
   const hands = arr(o.hands);
   const hand = mySeat !== null ? cardsOf(hands[mySeat] ?? obj(players[mySeat]).hand) : [];
   const partners = settings.gameMode === 'PARTNERS';
-  const scores = partners ? [num(o.team1TotalScore), num(o.team2TotalScore)] : [0, 1, 2, 3].map((i) => num(arr(o.playerScores)[i]));
+  const scores = partners
+    ? [num(o.team1TotalScore), num(o.team2TotalScore)]
+    : [0, 1, 2, 3].map((i) => num(arr(o.playerScores)[i]));
   const bags = partners ? [num(o.team1Bags), num(o.team2Bags)] : [0, 1, 2, 3].map((i) => num(arr(o.playerBags)[i]));
-  const turn = status === 'BIDDING' ? numOrNull(bidding.currentBidderIndex ?? o.currentPlayerIndex) : status === 'PLAYING' ? numOrNull(play.currentPlayerIndex ?? o.currentPlayerIndex) : null;
+  const turn =
+    status === 'BIDDING'
+      ? numOrNull(bidding.currentBidderIndex ?? o.currentPlayerIndex)
+      : status === 'PLAYING'
+        ? numOrNull(play.currentPlayerIndex ?? o.currentPlayerIndex)
+        : null;
   const lt = play.lastTrick && typeof play.lastTrick === 'object' ? obj(play.lastTrick) : null;
   const serverTime = num(o.serverTime, Date.now());
   return {
     id,
     status,
     gameNumber: num(o.gameNumber, 1),
-    hostId: typeof o.hostId === 'string' ? o.hostId : seats[0]?.id ?? null,
+    hostId: typeof o.hostId === 'string' ? o.hostId : (seats[0]?.id ?? null),
     rated: o.rated === true,
     mySeat,
     seats,
@@ -243,19 +275,31 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
     spectators: arr(o.spectators).map((s) => {
       if (typeof s === 'string') return { id: s, username: s, avatar: null };
       const so = obj(s);
-      return { id: str(so.id), username: str(so.username, 'Spectator'), avatar: typeof so.avatar === 'string' ? so.avatar : null };
+      return {
+        id: str(so.id),
+        username: str(so.username, 'Spectator'),
+        avatar: typeof so.avatar === 'string' ? so.avatar : null,
+      };
     }),
     turnExpiresAt: deadline(o.turnExpiresAt),
     seatReplacements: arr(o.seatReplacements)
       .map((r) => ({ seatIndex: num(obj(r).seatIndex, -1), expiresAt: deadline(obj(r).expiresAt) ?? 0 }))
       .filter((r) => r.seatIndex >= 0),
     lastHandSummary: summaryOf(o.lastHandSummary),
-    chat: arr(o.chat).map(normalizeChat).filter((m): m is ChatMessage => m !== null),
+    chat: arr(o.chat)
+      .map(normalizeChat)
+      .filter((m): m is ChatMessage => m !== null),
     clockOffset: serverTime - Date.now(),
+    canClaim: o.canClaim === true,
     private: o.private === true,
     invitations: arr(o.invitations).map((i) => {
       const io = obj(i);
-      return { userId: str(io.userId), username: str(io.username, 'Player'), seatIndex: numOrNull(io.seatIndex), reservedUntil: numOrNull(io.reservedUntil) };
+      return {
+        userId: str(io.userId),
+        username: str(io.username, 'Player'),
+        seatIndex: numOrNull(io.seatIndex),
+        reservedUntil: numOrNull(io.reservedUntil),
+      };
     }),
   };
 }
@@ -263,7 +307,9 @@ export function normalizeTable(raw: unknown, selfId?: string): TableModel | null
 /** The engine's PlayerView for this table as the viewer sees it: the input of common's legalCards/legalBids. */
 export function toPlayerView(t: TableModel): PlayerView {
   const viewer = t.mySeat === null ? 'spectator' : (t.mySeat as Seat);
-  const phase = (['WAITING', 'BIDDING', 'PLAYING', 'HAND_COMPLETED', 'COMPLETED'].includes(t.status) ? t.status : 'COMPLETED') as PlayerView['phase'];
+  const phase = (
+    ['WAITING', 'BIDDING', 'PLAYING', 'HAND_COMPLETED', 'COMPLETED'].includes(t.status) ? t.status : 'COMPLETED'
+  ) as PlayerView['phase'];
   const revealed = [0, 1, 2, 3].map((i) => (i === t.mySeat ? !t.handHidden : t.bids[i] !== null));
   return {
     viewer,
@@ -301,10 +347,21 @@ export function seatColor(mode: 'PARTNERS' | 'SOLO', seat: number): 'red' | 'blu
 }
 
 /** Spec §4 seat status mark, decided by common's statusMark (tick = 'made', cross = 'set'). */
-export function seatMark(t: Pick<TableModel, 'gameMode' | 'bids' | 'tricks' | 'trickNumber' | 'status'>, seat: number): 'made' | 'set' | null {
-  const phase = (['WAITING', 'BIDDING', 'PLAYING', 'HAND_COMPLETED', 'COMPLETED'].includes(t.status) ? t.status : 'COMPLETED') as PlayerView['phase'];
+export function seatMark(
+  t: Pick<TableModel, 'gameMode' | 'bids' | 'tricks' | 'trickNumber' | 'status'>,
+  seat: number,
+): 'made' | 'set' | null {
+  const phase = (
+    ['WAITING', 'BIDDING', 'PLAYING', 'HAND_COMPLETED', 'COMPLETED'].includes(t.status) ? t.status : 'COMPLETED'
+  ) as PlayerView['phase'];
   const m = statusMark(
-    { settings: { ...DEFAULT_SETTINGS, gameMode: t.gameMode }, phase, bids: t.bids, tricksWon: t.tricks, trickNumber: t.trickNumber },
+    {
+      settings: { ...DEFAULT_SETTINGS, gameMode: t.gameMode },
+      phase,
+      bids: t.bids,
+      tricksWon: t.tricks,
+      trickNumber: t.trickNumber,
+    },
     seat as Seat,
   );
   return m === 'made' ? 'made' : m === 'failed' ? 'set' : null;

@@ -4,8 +4,8 @@
  * and what "Verify deal" needs (the commitment published per hand, the own hand as dealt). No React, no timers,
  * no I/O: time comes in the events (`now`), so it is tested without a DOM (test/table-state.spec.ts).
  *
- * TablePage dispatches socket / HTTP events into it and keeps only UI mechanics (deal animation, pending card,
- * sounds, retries) itself; the replay viewer draws the same `TableModel` (replay/replay-model.ts).
+ * useLiveTable / useTableSocket dispatch socket and HTTP events into it and keep the UI mechanics (deal animation,
+ * pending card, sounds, retries) beside it; the replay viewer draws the same `TableModel` (replay/replay-model.ts).
  */
 import type { Card } from '@spades/common';
 import type { ChatMessage } from '../lib/types';
@@ -95,7 +95,11 @@ export function gameOverModel(over: unknown, t: TableModel | null): GameOverMode
     places: Array.isArray(p.places) ? (p.places as number[]) : null,
     finalScores,
     rated: p.rated === true || (p.rated === undefined && t?.rated === true),
-    payouts: Array.isArray(p.payouts) ? (p.payouts as number[]) : Array.isArray(p.coinsWon) ? (p.coinsWon as number[]) : null,
+    payouts: Array.isArray(p.payouts)
+      ? (p.payouts as number[])
+      : Array.isArray(p.coinsWon)
+        ? (p.coinsWon as number[])
+        : null,
   };
 }
 
@@ -108,7 +112,8 @@ export function tableReducer(s: LiveTableState, e: TableEvent): LiveTableState {
       if (t.handCommitment && t.handNumber && s.commitments[t.handNumber] !== t.handCommitment) {
         next.commitments = { ...s.commitments, [t.handNumber]: t.handCommitment };
       }
-      if (t.mySeat !== null && t.hand.length === 13 && !s.dealt[t.handNumber]) next.dealt = { ...s.dealt, [t.handNumber]: t.hand };
+      if (t.mySeat !== null && t.hand.length === 13 && !s.dealt[t.handNumber])
+        next.dealt = { ...s.dealt, [t.handNumber]: t.hand };
       if (prev && prev.handNumber !== t.handNumber && t.status === 'BIDDING') {
         next.summary = null;
         next.summaryDeadline = null;
@@ -135,13 +140,21 @@ export function tableReducer(s: LiveTableState, e: TableEvent): LiveTableState {
         next.summaryDeadline = e.now + SUMMARY_MS;
       }
       if (!prev && t.status === 'COMPLETED' && (t.winningTeam || t.winningPlayer !== null)) {
-        next.result = { winningTeam: t.winningTeam, winningPlayer: t.winningPlayer, places: t.places, finalScores: t.scores, rated: t.rated, payouts: t.payouts };
+        next.result = {
+          winningTeam: t.winningTeam,
+          winningPlayer: t.winningPlayer,
+          places: t.places,
+          finalScores: t.scores,
+          rated: t.rated,
+          payouts: t.payouts,
+        };
         next.resultDeadline = e.now + RESULT_MS;
       }
       return next;
     }
     case 'new_hand_started': {
-      const commitments = e.commitment && e.handNumber ? { ...s.commitments, [e.handNumber]: e.commitment } : s.commitments;
+      const commitments =
+        e.commitment && e.handNumber ? { ...s.commitments, [e.handNumber]: e.commitment } : s.commitments;
       return { ...s, commitments, summary: null, summaryDeadline: null, trickBanner: null };
     }
     case 'trick_complete':
@@ -151,7 +164,13 @@ export function tableReducer(s: LiveTableState, e: TableEvent): LiveTableState {
     case 'hand_completed':
       return { ...s, summary: e.summary, summaryDeadline: e.now + SUMMARY_MS };
     case 'game_over':
-      return { ...s, summary: null, summaryDeadline: null, result: gameOverModel(e.payload, s.table), resultDeadline: e.now + RESULT_MS };
+      return {
+        ...s,
+        summary: null,
+        summaryDeadline: null,
+        result: gameOverModel(e.payload, s.table),
+        resultDeadline: e.now + RESULT_MS,
+      };
     case 'seat_replacement_started':
       return { ...s, replacements: { ...s.replacements, [e.seatIndex]: e.expiresAt - (s.table?.clockOffset ?? 0) } };
     case 'chat_message':

@@ -8,7 +8,8 @@ function setup() {
   render(<CreateGameForm onSubmit={onSubmit} onCancel={() => undefined} />);
   const user = userEvent.setup();
   const sw = (name: string) => screen.getByRole('switch', { name });
-  const radio = (group: string, name: string) => within(screen.getByRole('radiogroup', { name: group })).getByRole('radio', { name });
+  const radio = (group: string, name: string) =>
+    within(screen.getByRole('radiogroup', { name: group })).getByRole('radio', { name });
   return { user, onSubmit, sw, radio, gimmick: () => screen.getByLabelText('Gimmick') as HTMLSelectElement };
 }
 
@@ -107,7 +108,13 @@ describe('buy-in maximum (common BUY_IN_MAX)', () => {
   it('disables Increase buy-in at the maximum', async () => {
     const { BUY_IN_MAX, DEFAULT_SETTINGS, formatBuyIn } = await import('@spades/common');
     const user = userEvent.setup();
-    render(<CreateGameForm onSubmit={() => undefined} onCancel={() => undefined} initial={{ ...DEFAULT_SETTINGS, buyIn: BUY_IN_MAX - 100_000 }} />);
+    render(
+      <CreateGameForm
+        onSubmit={() => undefined}
+        onCancel={() => undefined}
+        initial={{ ...DEFAULT_SETTINGS, buyIn: BUY_IN_MAX - 100_000 }}
+      />,
+    );
     const inc = screen.getByRole('button', { name: 'Increase Buy-in' });
     expect(inc).toBeEnabled();
     await user.click(inc);

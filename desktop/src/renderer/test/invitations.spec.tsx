@@ -30,7 +30,10 @@ afterEach(() => {
 function setup(pending: GameInvitation[] = []) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = String(input);
-    return new Response(JSON.stringify(url.includes('/api/invitations') ? pending : {}), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    return new Response(JSON.stringify(url.includes('/api/invitations') ? pending : {}), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
   });
   const notify = vi.fn(async () => true);
   window.desktop = { notify } as unknown as typeof window.desktop;
@@ -41,7 +44,18 @@ function setup(pending: GameInvitation[] = []) {
     ack?.({ ok: true });
   };
   const session = { status: 'authenticated', user: USER(0), token: 't' } as unknown as SessionValue;
-  const sock = { socket, connecting: false, connected: true, authenticated: true, ready: true, error: null, onlineIds: new Set(), lobbyMessages: [], emit: () => true, clearError: () => undefined } as unknown as SocketValue;
+  const sock = {
+    socket,
+    connecting: false,
+    connected: true,
+    authenticated: true,
+    ready: true,
+    error: null,
+    onlineIds: new Set(),
+    lobbyMessages: [],
+    emit: () => true,
+    clearError: () => undefined,
+  } as unknown as SocketValue;
   render(
     <MemoryRouter initialEntries={['/']}>
       <ToastProvider>
@@ -74,7 +88,14 @@ describe('InvitationsHost', () => {
   });
 
   it('lists pending invitations after a reload; Decline tells the server; a closed table removes its invitation', async () => {
-    const { socket, acks, user } = setup([invitation('g1'), invitation('g2', { from: { id: 'u3', username: 'Other', avatar: null }, reservedSeat: null, reservedUntil: null })]);
+    const { socket, acks, user } = setup([
+      invitation('g1'),
+      invitation('g2', {
+        from: { id: 'u3', username: 'Other', avatar: null },
+        reservedSeat: null,
+        reservedUntil: null,
+      }),
+    ]);
     expect(await screen.findByRole('alertdialog', { name: 'Invitation from Hosty' })).toBeInTheDocument();
     expect(screen.getByRole('alertdialog', { name: 'Invitation from Other' })).not.toHaveTextContent('held');
     await user.click(screen.getAllByRole('button', { name: 'Decline' })[0]);

@@ -33,7 +33,16 @@ describe('welcome dialog rule (spec §4)', () => {
 describe('stats percentages (spec §3)', () => {
   it('rounds win %, nil % and blind nil %, and zero when nothing was played', () => {
     const { rerender } = render(
-      <StatsView stats={normalizeStats({ gamesPlayed: 3, gamesWon: 1, nilsBid: 3, nilsMade: 2, blindNilsBid: 8, blindNilsMade: 1 })} />,
+      <StatsView
+        stats={normalizeStats({
+          gamesPlayed: 3,
+          gamesWon: 1,
+          nilsBid: 3,
+          nilsMade: 2,
+          blindNilsBid: 8,
+          blindNilsMade: 1,
+        })}
+      />,
     );
     expect(screen.getByTestId('win-pct')).toHaveTextContent('33%');
     expect(screen.getByText('Nil % made').nextSibling).toHaveTextContent('67%');
@@ -68,7 +77,14 @@ describe('coin formatting (spec §9: k or M)', () => {
   });
 });
 
-const P = (id: string, username: string, status: LobbyPlayer['status'], online: boolean): LobbyPlayer => ({ id, username, status, online, coins: 1000, avatar: null });
+const P = (id: string, username: string, status: LobbyPlayer['status'], online: boolean): LobbyPlayer => ({
+  id,
+  username,
+  status,
+  online,
+  coins: 1000,
+  avatar: null,
+});
 
 describe('player list sorting and filters (spec §2)', () => {
   const players = [
@@ -115,9 +131,17 @@ describe('lobby game cards from the server list item', () => {
     for (const biddingOption of ['WHIZ', 'MIRROR', 'REG'] as const) {
       const v = validateSettings({ ...DEFAULT_SETTINGS, gameMode: 'SOLO', biddingOption, gimmick: null });
       if (!v.ok) throw new Error(v.message);
-      const item = normalizeGame({ id: 'g1', status: 'WAITING', players: [], ...toListItemRules(v.settings), settings: v.settings });
+      const item = normalizeGame({
+        id: 'g1',
+        status: 'WAITING',
+        players: [],
+        ...toListItemRules(v.settings),
+        settings: v.settings,
+      });
       expect(item?.gameMode).toBe('SOLO');
-      expect(modeBadge(item!).label).toBe(biddingOption === 'WHIZ' ? 'WHIZ' : biddingOption === 'MIRROR' ? 'MIRRORS' : 'REGULAR');
+      expect(modeBadge(item!).label).toBe(
+        biddingOption === 'WHIZ' ? 'WHIZ' : biddingOption === 'MIRROR' ? 'MIRRORS' : 'REGULAR',
+      );
     }
   });
 });

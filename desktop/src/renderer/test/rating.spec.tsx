@@ -4,7 +4,8 @@ import { RatingBadge, RatingChangeLine } from '../components/rating';
 
 afterEach(() => vi.restoreAllMocks());
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 const card = (userId: string, rating: number, provisional: boolean, started = 4, finished = 3) => ({
   userId,
   rating,
@@ -18,7 +19,9 @@ const card = (userId: string, rating: number, provisional: boolean, started = 4,
 
 describe('RatingBadge (issue #11)', () => {
   it('badges rendered together share one GET /api/ratings; provisional shows ?, the tooltip the completion rate', async () => {
-    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json({ ratings: [card('x1', 1523, true), card('x2', 1710, false)] }));
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => json({ ratings: [card('x1', 1523, true), card('x2', 1710, false)] }));
     render(
       <>
         <RatingBadge userId="x1" />
@@ -40,14 +43,24 @@ describe('RatingBadge (issue #11)', () => {
           n++ < 1
             ? []
             : [
-                { userId: 'a', seat: 0, ratingBefore: 1500, ratingAfter: 1514, delta: 14, left: false },
+                {
+                  userId: 'a',
+                  seat: 0,
+                  ratingBefore: 1500,
+                  ratingAfter: 1514,
+                  provisionalBefore: true,
+                  provisionalAfter: true,
+                  delta: 14,
+                  left: false,
+                },
                 { userId: 'b', seat: 1, ratingBefore: 1500, ratingAfter: 1491, delta: -9, left: true },
               ],
       }),
     );
     render(<RatingChangeLine gameId="g" gameNumber={1} names={(s) => `P${s}`} />);
     const line = await screen.findByTestId('rating-changes', {}, { timeout: 3000 });
-    expect(line).toHaveTextContent('P0 +14');
-    expect(line).toHaveTextContent('P1 \u22129 (left)');
+    expect(line).toHaveTextContent('P0 Rating 1500? → 1514? (+14)');
+    expect(line).toHaveTextContent('P1 Rating 1500 → 1491 (\u22129) (left)');
+    expect(screen.getByTestId('provisional-note')).toHaveTextContent('? = provisional');
   });
 });

@@ -7,7 +7,10 @@ import { ReplayViewer } from '../replay/ReplayPage';
 import { buildTimeline } from '../replay/replay-model';
 import { replayFixture } from '../replay/replay-fixture';
 
-function setup(tamper?: (d: ReturnType<typeof replayFixture>) => void, viewer: { me?: string | null; shared?: boolean } = {}) {
+function setup(
+  tamper?: (d: ReturnType<typeof replayFixture>) => void,
+  viewer: { me?: string | null; shared?: boolean } = {},
+) {
   const doc = replayFixture(5);
   tamper?.(doc);
   render(
@@ -79,7 +82,14 @@ describe('ReplayViewer', () => {
     };
 
     it('a player of a private game makes a link (copied), sees it and revokes it', async () => {
-      const link = { id: '11111111-1111-4111-8111-111111111111', gameId: 'g', gameNumber: 1, createdAt: '2026-11-26T21:00:00.000Z', token: 't.s', url: 'https://spades.test/replay/g?game=1&share=t.s' };
+      const link = {
+        id: '11111111-1111-4111-8111-111111111111',
+        gameId: 'g',
+        gameNumber: 1,
+        createdAt: '2026-11-26T21:00:00.000Z',
+        token: 't.s',
+        url: 'https://spades.test/replay/g?game=1&share=t.s',
+      };
       const calls: string[] = [];
       vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
         const method = init?.method ?? 'GET';
@@ -94,7 +104,11 @@ describe('ReplayViewer', () => {
       await user.click(screen.getByRole('button', { name: 'Share link' }));
       await waitFor(() => expect(writeText).toHaveBeenCalledWith(link.url));
       expect(calls).toEqual([`GET ${path}`, `POST ${path}`]);
-      await user.click(within(screen.getByRole('list', { name: 'Your share links' })).getByRole('button', { name: 'Revoke this share link' }));
+      await user.click(
+        within(screen.getByRole('list', { name: 'Your share links' })).getByRole('button', {
+          name: 'Revoke this share link',
+        }),
+      );
       await waitFor(() => expect(screen.queryByRole('list', { name: 'Your share links' })).toBeNull());
       expect(calls.at(-1)).toBe(`DELETE ${path}/${link.id}`);
     });

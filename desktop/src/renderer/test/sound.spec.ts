@@ -69,14 +69,15 @@ function outputVolumes(): number[] {
 }
 
 describe('sounds at the spec §9 volumes', () => {
-  it('declares card play 0.3, bid 0.5, win 0.5', () => {
-    expect(VOLUMES).toEqual({ card: 0.3, bid: 0.5, win: 0.5 });
+  it('declares card play 0.3, bid 0.5, win 0.5 (and the tournament match call 0.5)', () => {
+    expect(VOLUMES).toEqual({ card: 0.3, bid: 0.5, win: 0.5, match: 0.5 });
   });
 
   it.each([
     ['card', 0.3],
     ['bid', 0.5],
     ['win', 0.5],
+    ['match', 0.5],
   ] as const)('%s plays through one output gain of exactly %d', (name, volume) => {
     play(name);
     expect(outputVolumes()).toEqual([volume]);

@@ -9,7 +9,13 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('stats dialog filter (clarification 4)', () => {
   it('starts again at ALL when another player is opened', async () => {
-    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify({ gamesPlayed: 2, gamesWon: 1 }), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(JSON.stringify({ gamesPlayed: 2, gamesWon: 1 }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    );
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const ann: StatsTarget = { id: 'a', username: 'Ann', avatar: null, coins: 100 };
     const bob: StatsTarget = { id: 'b', username: 'Bob', avatar: null, coins: 200 };

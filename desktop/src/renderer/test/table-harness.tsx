@@ -5,6 +5,7 @@
 import { act, render } from '@testing-library/react';
 import { vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { DEFAULT_SETTINGS, type Card } from '@spades/common';
 import { SessionContextForTests, type SessionValue } from '../session/session';
 import { SocketContextForTests, type SocketValue } from '../socket/socket';
@@ -14,11 +15,28 @@ import type { User } from '../lib/types';
 
 export const c = (suit: Card['suit'], rank: Card['rank']): Card => ({ suit, rank });
 const SUITS: Card['suit'][] = ['S', 'H', 'D', 'C'];
-export const thirteen = (): Card[] => Array.from({ length: 13 }, (_, i) => c(SUITS[i % 4], ((i % 13) + 2) as Card['rank']));
+export const thirteen = (): Card[] =>
+  Array.from({ length: 13 }, (_, i) => c(SUITS[i % 4], ((i % 13) + 2) as Card['rank']));
 
 /** A server TableView for user u{mySeat}. */
 export function tableView(over: Record<string, unknown> = {}): Record<string, unknown> {
-  const seat = (i: number) => ({ id: `u${i}`, username: `P${i}`, name: `P${i}`, avatar: null, image: null, type: 'human', position: i, team: i % 2 ? 2 : 1, tricks: 0, bid: null, blind: false, handCount: 13, isDealer: i === 3, hand: null, timeouts: 0 });
+  const seat = (i: number) => ({
+    id: `u${i}`,
+    username: `P${i}`,
+    name: `P${i}`,
+    avatar: null,
+    image: null,
+    type: 'human',
+    position: i,
+    team: i % 2 ? 2 : 1,
+    tricks: 0,
+    bid: null,
+    blind: false,
+    handCount: 13,
+    isDealer: i === 3,
+    hand: null,
+    timeouts: 0,
+  });
   return {
     id: 'g1',
     gameId: 'g1',
@@ -30,8 +48,22 @@ export function tableView(over: Record<string, unknown> = {}): Record<string, un
     hands: [[], [], [], []],
     handCounts: [0, 0, 0, 0],
     handHidden: false,
-    bidding: { bids: [null, null, null, null], blind: [false, false, false, false], autoBid: [false, false, false, false], currentBidderIndex: null },
-    play: { currentTrick: [], trickLeaderIndex: null, trickNumber: 0, currentPlayerIndex: null, spadesBroken: false, tricks: [0, 0, 0, 0], lastTrick: null, trickPending: false },
+    bidding: {
+      bids: [null, null, null, null],
+      blind: [false, false, false, false],
+      autoBid: [false, false, false, false],
+      currentBidderIndex: null,
+    },
+    play: {
+      currentTrick: [],
+      trickLeaderIndex: null,
+      trickNumber: 0,
+      currentPlayerIndex: null,
+      spadesBroken: false,
+      tricks: [0, 0, 0, 0],
+      lastTrick: null,
+      trickPending: false,
+    },
     dealerIndex: 3,
     handNumber: 0,
     handCommitment: null,
@@ -59,7 +91,12 @@ export function biddingView(n: number, over: Record<string, unknown> = {}) {
     handCommitment: `commit-${n}`,
     hands: [thirteen(), [], [], []],
     handCounts: [13, 13, 13, 13],
-    bidding: { bids: [null, null, null, null], blind: [false, false, false, false], autoBid: [false, false, false, false], currentBidderIndex: 0 },
+    bidding: {
+      bids: [null, null, null, null],
+      blind: [false, false, false, false],
+      autoBid: [false, false, false, false],
+      currentBidderIndex: 0,
+    },
     ...over,
   });
 }
@@ -109,7 +146,8 @@ export interface Harness {
   setServerTable(v: Record<string, unknown>): void;
 }
 
-export const USER = (i: number): User => ({ id: `u${i}`, username: `P${i}`, email: `p${i}@x.test`, avatar: null, coins: 1_000_000 }) as User;
+export const USER = (i: number): User =>
+  ({ id: `u${i}`, username: `P${i}`, email: `p${i}@x.test`, avatar: null, coins: 1_000_000 }) as User;
 
 /** Renders /table/g1 as user u{me}; call `await settle()` (or advance fake timers) for the first load. */
 export function renderTable(initial: Record<string, unknown>, me = 0): Harness {
@@ -117,7 +155,10 @@ export function renderTable(initial: Record<string, unknown>, me = 0): Harness {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = String(input);
     if (url.includes('/api/games/g1') && !/\/(join|leave|spectate|invite-bot|remove-bot)/.test(url)) {
-      return new Response(JSON.stringify(serverTable), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify(serverTable), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
     }
     return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
@@ -140,19 +181,23 @@ export function renderTable(initial: Record<string, unknown>, me = 0): Harness {
     },
     clearError: () => undefined,
   } as unknown as SocketValue;
+  // the table reads the user list (issue #31: blocked players' chat lines)
+  const queries = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
-    <MemoryRouter initialEntries={['/table/g1']}>
-      <ToastProvider>
-        <SessionContextForTests.Provider value={session}>
-          <SocketContextForTests.Provider value={sock}>
-            <Routes>
-              <Route path="/table/:gameId" element={<TablePage />} />
-              <Route path="/" element={<p>lobby</p>} />
-            </Routes>
-          </SocketContextForTests.Provider>
-        </SessionContextForTests.Provider>
-      </ToastProvider>
-    </MemoryRouter>,
+    <QueryClientProvider client={queries}>
+      <MemoryRouter initialEntries={['/table/g1']}>
+        <ToastProvider>
+          <SessionContextForTests.Provider value={session}>
+            <SocketContextForTests.Provider value={sock}>
+              <Routes>
+                <Route path="/table/:gameId" element={<TablePage />} />
+                <Route path="/" element={<p>lobby</p>} />
+              </Routes>
+            </SocketContextForTests.Provider>
+          </SessionContextForTests.Provider>
+        </ToastProvider>
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
   return {
     socket,

@@ -30,8 +30,17 @@ const summary = (n: number) => ({
   seed: null,
   commitment: `commit-${n}`,
 });
-const handCompleted = (n: number) => tableView({ status: 'HAND_COMPLETED', handNumber: n, handCommitment: `commit-${n}`, lastHandSummary: summary(n) });
-const newHand = (n: number) => ({ gameId: 'g1', handNumber: n, hands: [], handHidden: false, dealerIndex: 0, currentBidderIndex: 0, commitment: `commit-${n}` });
+const handCompleted = (n: number) =>
+  tableView({ status: 'HAND_COMPLETED', handNumber: n, handCommitment: `commit-${n}`, lastHandSummary: summary(n) });
+const newHand = (n: number) => ({
+  gameId: 'g1',
+  handNumber: n,
+  hands: [],
+  handHidden: false,
+  dealerIndex: 0,
+  currentBidderIndex: 0,
+  commitment: `commit-${n}`,
+});
 const bidPanel = () => screen.queryByRole('dialog', { name: 'Make your bid' });
 
 describe('next hand after the summary (spec §4: retry after 1 s)', () => {
@@ -154,14 +163,37 @@ describe('the host removes a player before the start (issue #24)', () => {
   };
 
   it('offers Remove to the host for every other human, posts it, and not once the game runs', async () => {
-    renderTable(tableView({ players: [0, 1, 2, 3].map((i) => ({ id: `u${i}`, username: `P${i}`, name: `P${i}`, avatar: null, image: null, type: i === 3 ? 'bot' : 'human', position: i, team: 1, tricks: 0, bid: null, blind: false, handCount: 0, isDealer: false, hand: null, timeouts: 0 })) }), 0);
+    renderTable(
+      tableView({
+        players: [0, 1, 2, 3].map((i) => ({
+          id: `u${i}`,
+          username: `P${i}`,
+          name: `P${i}`,
+          avatar: null,
+          image: null,
+          type: i === 3 ? 'bot' : 'human',
+          position: i,
+          team: 1,
+          tricks: 0,
+          bid: null,
+          blind: false,
+          handCount: 0,
+          isDealer: false,
+          hand: null,
+          timeouts: 0,
+        })),
+      }),
+      0,
+    );
     await settle();
     await openPlayers();
     expect(screen.queryByRole('button', { name: 'Remove P0 from the table' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove P3 from the table' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Remove P1 from the table' }));
     await settle();
-    const call = vi.mocked(globalThis.fetch).mock.calls.find(([u]) => String(u).endsWith('/api/games/g1/remove-player'));
+    const call = vi
+      .mocked(globalThis.fetch)
+      .mock.calls.find(([u]) => String(u).endsWith('/api/games/g1/remove-player'));
     expect(call?.[1]).toMatchObject({ method: 'POST', body: JSON.stringify({ userId: 'u1' }) });
   });
 
@@ -225,7 +257,17 @@ describe('desktop notifications from the table (issue 6)', () => {
     const h = renderTable(tableView());
     await settle();
     expect(notify).not.toHaveBeenCalled();
-    h.socket.serve('game_update', biddingView(1, { bidding: { bids: [null, null, null, null], blind: [false, false, false, false], autoBid: [false, false, false, false], currentBidderIndex: 1 } }));
+    h.socket.serve(
+      'game_update',
+      biddingView(1, {
+        bidding: {
+          bids: [null, null, null, null],
+          blind: [false, false, false, false],
+          autoBid: [false, false, false, false],
+          currentBidderIndex: 1,
+        },
+      }),
+    );
     expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'game-starting', gameId: 'g1' }));
     expect(kinds(notify)).toEqual(['game-starting']);
   });
@@ -244,7 +286,15 @@ describe('desktop notifications from the table (issue 6)', () => {
     await settle();
     const line = (id: string, userId: string, message: string) => ({
       gameId: 'g1',
-      message: { id, gameId: 'g1', userId, userName: userId === 'system' ? 'System' : `P${userId.slice(1)}`, message, timestamp: Date.now(), isGameMessage: true },
+      message: {
+        id,
+        gameId: 'g1',
+        userId,
+        userName: userId === 'system' ? 'System' : `P${userId.slice(1)}`,
+        message,
+        timestamp: Date.now(),
+        isGameMessage: true,
+      },
     });
     h.socket.serve('chat_message', line('m1', 'system', 'P0 joined the game.'));
     h.socket.serve('chat_message', line('m2', 'u0', 'p0 here'));
@@ -252,14 +302,19 @@ describe('desktop notifications from the table (issue 6)', () => {
     expect(notify).not.toHaveBeenCalled();
     h.socket.serve('chat_message', line('m4', 'u1', 'nice one, p0!'));
     expect(notify).toHaveBeenCalledTimes(1);
-    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'mention', gameId: 'g1', body: 'nice one, p0!' }));
+    expect(notify).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'mention', gameId: 'g1', body: 'nice one, p0!' }),
+    );
   });
 
   it('works on the web without a bridge', async () => {
     const h = renderTable(tableView());
     await settle();
     h.socket.serve('game_update', biddingView(1));
-    h.socket.serve('chat_message', { gameId: 'g1', message: { id: 'm1', userId: 'u1', userName: 'P1', message: 'p0?', timestamp: Date.now() } });
+    h.socket.serve('chat_message', {
+      gameId: 'g1',
+      message: { id: 'm1', userId: 'u1', userName: 'P1', message: 'p0?', timestamp: Date.now() },
+    });
     expect(screen.getByText('p0?')).toBeInTheDocument();
   });
 });
@@ -274,8 +329,22 @@ describe('playing a card (server-confirmed)', () => {
       handCommitment: 'commit-1',
       hands: [hand, [], [], []],
       handCounts: [hand.length, 13 - trickNumber, 13 - trickNumber, 13 - trickNumber],
-      bidding: { bids: [3, 3, 3, 3], blind: [false, false, false, false], autoBid: [false, false, false, false], currentBidderIndex: null },
-      play: { currentTrick: trick, trickLeaderIndex: trick[0]?.playerIndex ?? turn, trickNumber, currentPlayerIndex: turn, spadesBroken: false, tricks: [0, 0, 0, 0], lastTrick: null, trickPending: false },
+      bidding: {
+        bids: [3, 3, 3, 3],
+        blind: [false, false, false, false],
+        autoBid: [false, false, false, false],
+        currentBidderIndex: null,
+      },
+      play: {
+        currentTrick: trick,
+        trickLeaderIndex: trick[0]?.playerIndex ?? turn,
+        trickNumber,
+        currentPlayerIndex: turn,
+        spadesBroken: false,
+        tricks: [0, 0, 0, 0],
+        lastTrick: null,
+        trickPending: false,
+      },
     });
   const plays = (h: { emits: { event: string; args: unknown[] }[] }) =>
     h.emits.filter((e) => e.event === 'play_card').map((e) => (e.args[0] as { card: string }).card);
@@ -288,27 +357,49 @@ describe('playing a card (server-confirmed)', () => {
     ];
     const h = renderTable(playing([H(14), H(13), c('C', 5)], trick, 0, 0));
     await settle(3_500);
-    fireEvent.click(screen.getByRole('button', { name: /^ace of hearts, playable$/i }));
+    fireEvent.click(screen.getByRole('button', { name: /^A♥, ace of hearts, playable$/i }));
     expect(plays(h)).toEqual(['AH']);
     // The server takes it: the trick is complete and won by me (seat 0), who also leads the next one.
     h.socket.serve('game_update', playing([H(13), c('C', 5)], [...trick, { playerIndex: 0, card: H(14) }], 0, 0));
     h.socket.serve('game_update', playing([H(13), c('C', 5)], [], 0, 1));
     await settle();
-    fireEvent.click(screen.getByRole('button', { name: /^king of hearts, playable$/i }));
+    fireEvent.click(screen.getByRole('button', { name: /^K♥, king of hearts, playable$/i }));
     expect(plays(h)).toEqual(['AH', 'KH']);
   });
 });
 
 describe('private tables and invitations at the table (issue #12)', () => {
   it('an empty seat held for an invited player says so and offers no Join to others; PRIVATE badge', async () => {
-    const players = [0, 1, 2, 3].map((i) => (i === 0 ? { id: 'u0', username: 'P0', name: 'P0', avatar: null, image: null, type: 'human', position: 0, team: 1, tricks: 0, bid: null, blind: false, handCount: 0, isDealer: false, hand: null, timeouts: 0 } : null));
+    const players = [0, 1, 2, 3].map((i) =>
+      i === 0
+        ? {
+            id: 'u0',
+            username: 'P0',
+            name: 'P0',
+            avatar: null,
+            image: null,
+            type: 'human',
+            position: 0,
+            team: 1,
+            tricks: 0,
+            bid: null,
+            blind: false,
+            handCount: 0,
+            isDealer: false,
+            hand: null,
+            timeouts: 0,
+          }
+        : null,
+    );
     renderTable(
       tableView({
         status: 'WAITING',
         mySeat: null,
         players,
         private: true,
-        invitations: [{ userId: 'u9', username: 'Zed', fromId: 'u0', seatIndex: 2, reservedUntil: Date.now() + 60_000 }],
+        invitations: [
+          { userId: 'u9', username: 'Zed', fromId: 'u0', seatIndex: 2, reservedUntil: Date.now() + 60_000 },
+        ],
       }),
       5,
     );

@@ -9,14 +9,23 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
-import type { ChatMessage } from '@spades/common';
+import { WireError, type ChatMessage, type ClientPayload } from '@spades/common';
 import type { Socket } from 'socket.io';
 import { TokenService } from '../auth/token.service';
 import { reportUnexpected } from '../common/error-ref';
+import { InvalidPayload, parsePayload } from '../common/payload';
 import { SocialService } from '../social/social.service';
 import { ChatRejected, LobbyChatService } from './lobby-chat.service';
-import { AppServer, LOBBY_ROOM, RealtimeService, SocketData, userRoom } from './realtime.service';
-import { socketUserId, WsAuthGuard } from './ws-auth';
+import { AuthenticateInput, LobbyChatMessageInput } from './lobby.input';
+import {
+  LOBBY_ROOM,
+  RealtimeService,
+  userRoom,
+  type AppServer,
+  type AppSocket,
+  type SocketData,
+} from '../realtime/realtime.service';
+import { socketUserId, WsAuthGuard } from '../realtime/ws-auth';
 
 interface LoginState {
   /** Tail of this socket's serialized logins. */
@@ -52,9 +61,19 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
 
   afterInit(server: AppServer): void {
     this.realtime.attachServer(server);
-    this.metrics?.gauge('spades_sockets', 'Connected socket.io clients on this server', () => server.engine?.clientsCount ?? 0);
-    this.metrics?.gauge('spades_online_users', 'Signed-in users with at least one socket on this server', () => this.realtime.localOnlineCount());
-    this.metrics?.gauge('spades_presence_online_users', 'Signed-in users online on any node (= spades_online_users on a single node)', () => this.realtime.onlineUserIds().length);
+    this.metrics?.gauge(
+      'spades_sockets',
+      'Connected socket.io clients on this server',
+      () => server.engine?.clientsCount ?? 0,
+    );
+    this.metrics?.gauge('spades_online_users', 'Signed-in users with at least one socket on this server', () =>
+      this.realtime.localOnlineCount(),
+    );
+    this.metrics?.gauge(
+      'spades_presence_online_users',
+      'Signed-in users online on any node (= spades_online_users on a single node)',
+      () => this.realtime.onlineUserIds().length,
+    );
   }
 
   async handleConnection(socket: Socket): Promise<void> {
@@ -72,14 +91,28 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   }
 
   @SubscribeMessage('authenticate')
-  async onAuthenticate(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown): Promise<void> {
-    const token = payload && typeof payload === 'object' ? (payload as { token?: unknown }).token : payload;
+  async onAuthenticate(
+    @ConnectedSocket() socket: AppSocket,
+    @MessageBody() payload: ClientPayload<'authenticate'>,
+  ): Promise<void> {
+    let token: string;
+    try {
+      token = parsePayload(AuthenticateInput, payload).token;
+    } catch (e) {
+      // a malformed payload is answered like a refused login, with the DTO's message; nothing else runs
+      const message = e instanceof InvalidPayload ? e.message : reportUnexpected(this.logger, 'authenticate', e);
+      socket.emit('authenticated', { success: false, message });
+      return;
+    }
     await this.authenticate(socket, token);
   }
 
   @UseGuards(WsAuthGuard)
   @SubscribeMessage('lobby_chat_message')
-  async onLobbyChat(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown): Promise<void> {
+  async onLobbyChat(
+    @ConnectedSocket() socket: AppSocket,
+    @MessageBody() payload: ClientPayload<'lobby_chat_message'>,
+  ): Promise<void> {
     const userId = socketUserId(socket)!;
     const previous = this.chatQueues.get(userId) ?? Promise.resolve();
     const next = previous.then(() => this.postChat(socket, userId, payload));
@@ -90,13 +123,18 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
 
   private async postChat(socket: Socket, userId: string, payload: unknown): Promise<void> {
     try {
-      const message = await this.chat.post(userId, payload);
+      const input = parsePayload(LobbyChatMessageInput, payload);
+      const message = await this.chat.post(userId, input.message);
       const blockers = await this.social.blockersOf(userId);
       this.realtime.emitToLobby('lobby_chat_message', [message], blockers);
     } catch (e) {
       socket.emit('error', {
-        message: e instanceof ChatRejected ? e.message : reportUnexpected(this.logger, 'lobby chat', e),
+        message:
+          e instanceof ChatRejected || e instanceof InvalidPayload
+            ? e.message
+            : reportUnexpected(this.logger, 'lobby chat', e),
         event: 'lobby_chat_message',
+        ...(e instanceof InvalidPayload ? { code: WireError.INVALID_PAYLOAD } : {}),
       });
     }
   }
@@ -120,7 +158,8 @@ export class LobbyGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     const done = state.chain.then(() =>
       this.login(socket, token).catch((e: unknown) => {
         const message = reportUnexpected(this.logger, 'socket login', e);
-        if (socket.connected) socket.emit('authenticated', { success: false, message: `Could not sign in: ${message}` });
+        if (socket.connected)
+          socket.emit('authenticated', { success: false, message: `Could not sign in: ${message}` });
       }),
     );
     const current = { token, done };
