@@ -18,6 +18,9 @@ module.exports = {
   },
   moduleNameMapper: { '^@spades/common$': '<rootDir>/../common/src/index.ts' },
   testTimeout: 60000,
+  // A suite whose beforeAll timed out may finish creating its app after Jest gave up on it; nothing closes that app,
+  // and its timers would keep the run alive until CI's limit. Exit when the tests are done (failures still count).
+  forceExit: true,
   // `npm test` sets TEST_RESULTS_DIR: the results reporter writes a JSON summary there for the final summary line.
   reporters: process.env.TEST_RESULTS_DIR ? ['default', '<rootDir>/test/support/results-reporter.js'] : ['default'],
   // One migrated PGlite template per run (embedded mode); see test/support/global-setup.ts.

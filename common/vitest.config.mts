@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['src/**/*.spec.ts', 'bench/**/*.spec.ts'],
     watch: false,
     environment: 'node',
+    // fast-check properties run hundreds of cases: 5 s (the default) is short on a loaded 2-core CI machine
+    testTimeout: 30_000,
   },
 });

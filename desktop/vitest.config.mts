@@ -17,5 +17,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['src/renderer/test/setup.ts'],
     css: false,
+    // component tests wait on rendered text: 5 s (the default) is short on a loaded 2-core CI machine
+    testTimeout: 15_000,
   },
 });

@@ -11,5 +11,7 @@ export default defineConfig({
     include: ['src/main/**/*.spec.ts', 'src/preload/**/*.spec.ts', 'src/shared/**/*.spec.ts', '../build/**/*.spec.ts'],
     watch: false,
     environment: 'node',
+    // some of these spawn real processes (the container entrypoint, packaging config): headroom on a loaded machine
+    testTimeout: 30_000,
   },
 });

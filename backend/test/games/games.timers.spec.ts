@@ -3,6 +3,8 @@
  * Server timers with real sockets: a player who stops acting is auto-played, removed after 3 consecutive
  * timeouts (seat_replacement_started countdown), then a bot (or a human who takes the seat first) replaces them.
  * A removed player of a rated game forfeits the buy-in.
+ * Turns time out after 1 s: short enough to keep the file fast, long enough that a scripted player on a loaded
+ * CI machine (server and clients share this process) never misses a turn it means to play.
  */
 import { apply, createGame, potFor } from '@spades/common';
 import type { TestApp } from '../support/test-app';
@@ -12,7 +14,7 @@ const BUY_IN = 100_000;
 
 describe('games timers (integration)', () => {
   let t: TestApp;
-  const { client } = gamesSuite((app) => (t = app), { TURN_TIMEOUT_MS: '250', SEAT_REPLACEMENT_MS: '600' });
+  const { client } = gamesSuite((app) => (t = app), { TURN_TIMEOUT_MS: '1000', SEAT_REPLACEMENT_MS: '600' });
 
   async function coins(c: Client): Promise<number> {
     const r = await c.http(t.url, 'GET', '/api/auth/profile');
@@ -22,7 +24,8 @@ describe('games timers (integration)', () => {
   it('auto-plays an idle player, removes them after 3 timeouts with a countdown, then a bot takes the seat', async () => {
     const a = await client();
     const idle = await client();
-    const gameId = (await a.http(t.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 650, minPoints: -250 })).body.id;
+    const gameId = (await a.http(t.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 650, minPoints: -250 })).body
+      .id;
     await idle.http(t.url, 'POST', `/api/games/${gameId}/join`, { seat: 1 });
     for (const s of [2, 3]) await a.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
     await a.emit('join_game', { gameId });
@@ -48,12 +51,25 @@ describe('games timers (integration)', () => {
     // an idle player cannot act any more
     const refused = await idle.emit('make_bid', { gameId, bid: 3 });
     expect(refused.ok).toBe(false);
+    // issue #31: the idle player alone was told each time what was done for them, and when it cost the seat
+    const notices = idle.events('turn_timed_out');
+    expect(notices.map((n: any) => [n.gameId, n.seatIndex, n.timeouts, n.maxTimeouts, n.seatLost])).toEqual([
+      [gameId, 1, 1, 3, false],
+      [gameId, 1, 2, 3, false],
+      [gameId, 1, 3, 3, true],
+    ]);
+    // its first turn was the bid: the server's bid is the one in the table state
+    expect(notices[0].action).toEqual({ type: 'bid', bid: afterRemoval.bidding.bids[1], blind: false });
+    for (const n of notices.slice(1))
+      expect(n.action).toEqual({ type: 'play', card: expect.stringMatching(/^(10|[2-9JQKA])[SHDC]$/) });
+    expect(a.events('turn_timed_out')).toEqual([]);
     await a.emit('leave_game', { gameId });
   });
 
   it('the event log holds every applied action (human, bot, timeout, deal) and replays through apply to the snapshot', async () => {
     const h = await client();
-    const gameId = (await h.http(t.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 650, minPoints: -250 })).body.id;
+    const gameId = (await h.http(t.url, 'POST', '/api/games', { ...SETTINGS, maxPoints: 650, minPoints: -250 })).body
+      .id;
     for (const s of [1, 2, 3]) await h.http(t.url, 'POST', `/api/games/${gameId}/invite-bot`, { seatIndex: s });
     await h.emit('join_game', { gameId });
     // the first turn of the human runs out (the server plays for it), then the human plays itself
@@ -82,7 +98,9 @@ describe('games timers (integration)', () => {
     // a timeout row is the server playing for the human's seat
     const timeoutRow = events.find((e) => e.actor_kind === 'timeout');
     expect(timeoutRow.type).toBe('timeout');
-    expect(timeoutRow.actions.every((a: any) => a.by === 'timeout' && (a.action.seat === 0 || a.action.type === 'deal'))).toBe(true);
+    expect(
+      timeoutRow.actions.every((a: any) => a.by === 'timeout' && (a.action.seat === 0 || a.action.type === 'deal')),
+    ).toBe(true);
 
     // replay the current game's actions from its starting state
     const snap = row.snapshot;
@@ -95,7 +113,10 @@ describe('games timers (integration)', () => {
     expect(JSON.parse(JSON.stringify(state))).toEqual(snap.engine);
     expect(state.handNumber).toBeGreaterThanOrEqual(1);
     // the deals in the log are the seeds of the hand history
-    const hands = await t.dataSource.query(`SELECT hand_number, seed FROM game_hands WHERE game_id = $1 ORDER BY hand_number`, [gameId]);
+    const hands = await t.dataSource.query(
+      `SELECT hand_number, seed FROM game_hands WHERE game_id = $1 ORDER BY hand_number`,
+      [gameId],
+    );
     const deals = applied.filter((a) => a.action.type === 'deal').map((a) => a.action.seed);
     expect(hands.map((x: any) => x.seed)).toEqual(deals.slice(0, hands.length));
     await h.emit('leave_game', { gameId });
@@ -130,7 +151,9 @@ describe('games timers (integration)', () => {
     expect(await coins(newcomer)).toBe(before[4]);
     const [sum] = await t.dataSource.query(`SELECT COALESCE(SUM(balance),0)::text AS s FROM coin_accounts`);
     expect(Number(sum.s)).toBe(0);
-    const [settlement] = await t.dataSource.query(`SELECT house_amount FROM game_settlements WHERE game_id = $1`, [gameId]);
+    const [settlement] = await t.dataSource.query(`SELECT house_amount FROM game_settlements WHERE game_id = $1`, [
+      gameId,
+    ]);
     expect(Number(settlement.house_amount)).toBe(4 * BUY_IN - expected.reduce((x, y) => x + y, 0));
   });
 });

@@ -32,12 +32,15 @@ describe('sockets expire with their token', () => {
     const s = await connectSocket(t.url, u.token);
     open.push(s);
     const expired = recordEvents(s, 'session_expired');
+    const expiredNotice = new Promise((r) =>
+      (s as unknown as { once(e: string, f: (p: unknown) => void): void }).once('session_expired', r),
+    );
     const reason = new Promise<string>((r) => s.once('disconnect', (why) => r(why)));
     // while the token is valid the socket acts as the user
     const ack = await new Promise<{ ok: boolean }>((r) => s.emit('watch_lobby', {}, r as never));
     expect(ack.ok).toBe(true);
 
-    expect(await waitForEvent(s, 'session_expired', () => true, 6000)).toEqual({ message: SESSION_EXPIRED_MESSAGE });
+    expect(await within(expiredNotice, 8000, 'session_expired')).toEqual({ message: SESSION_EXPIRED_MESSAGE });
     expect(Date.now()).toBeGreaterThanOrEqual(exp);
     expect(await reason).toBe('io server disconnect'); // the server ended it; the client does not reconnect by itself
     expect(s.connected).toBe(false);
@@ -62,6 +65,8 @@ describe('sockets expire with their token', () => {
     const u = await registerUser(t.url);
     const first = await connectSocket(t.url, u.token);
     open.push(first);
+    // listen from the start: on a loaded machine the login below may take longer than the first token lives
+    const firstExpired = stamped(first, 'session_expired');
     await sleep(1100);
     const login = await api<{ token: string }>(t.url, 'POST', '/api/auth/login', {
       body: { email: u.email, password: u.password },
@@ -69,14 +74,33 @@ describe('sockets expire with their token', () => {
     expect(login.status).toBe(200);
     const second = await connectSocket(t.url, login.body.token);
     open.push(second);
-    const secondExpired = recordEvents(second, 'session_expired');
-    await waitForEvent(first, 'session_expired', () => true, 6000);
-    await sleep(50);
+    const secondExpired = stamped(second, 'session_expired');
+    const secondGone = stamped(second, 'disconnect');
     const secondExp = JSON.parse(Buffer.from(login.body.token.split('.')[1], 'base64url').toString()).exp * 1000;
-    if (Date.now() < secondExp) {
-      expect(second.connected).toBe(true);
-      expect(secondExpired).toHaveLength(0);
-    }
-    await waitForEvent(second, 'session_expired', () => true, 6000);
+    const firstAt = await within(firstExpired, 8000, 'the first socket expiring');
+    const secondAt = await within(secondExpired, 8000, 'the second socket expiring');
+    // the first socket's expiry came first and did not touch the second: it lived until its own exp
+    expect(firstAt).toBeLessThan(secondExp);
+    expect(secondAt).toBeGreaterThanOrEqual(secondExp);
+    expect(await within(secondGone, 8000, 'the second socket closing')).toBeGreaterThanOrEqual(secondExp);
   });
+
+  /** When `event` first reaches `socket` (Date.now()), listened for from now on. */
+  function stamped(socket: TestSocket, event: 'session_expired' | 'disconnect'): Promise<number> {
+    return new Promise((r) =>
+      (socket as unknown as { once(e: string, f: () => void): void }).once(event, () => r(Date.now())),
+    );
+  }
+
+  async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timeout waiting for ${what}`)), ms);
+    });
+    try {
+      return await Promise.race([p, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 });
