@@ -1,5 +1,5 @@
 import { checkUsername, nameKey } from '@spades/common';
-import { benchUsername } from './clients';
+import { benchUsername } from './bench-names';
 
 describe('bench account names', () => {
   it('are valid usernames and unique under the look-alike rule for 2,000 tables of five accounts', () => {

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Collected, Command } from './clients';
+import type { Collected, Command } from './clients.protocol';
 import {
   BACKEND_DIR,
   BENCH_DATABASE_URL,
