@@ -4,8 +4,9 @@
  * optional spectators), plays at the scheduled rate from what each socket received (legal moves from common's
  * rules, the same functions the server uses) and times every human action from emit to its ack and to the
  * first update that shows it. Also drives the bare echo baseline and the reconnect storm. With several server
- * nodes (`--nodes`) the sockets go round-robin over them, each HTTP request to a random one.
- * Talks to the orchestrator over IPC (`process.send`); see the Command type.
+ * nodes (`--nodes`) the sockets go round-robin over them, and each user's HTTP requests go to its socket's node
+ * (`--http random`: to any node). Talks to the orchestrator over IPC (`process.send`); see the Command type in
+ * clients.protocol.ts.
  */
 import { Command, send } from './clients.protocol';
 import { counters, mark } from './clients.state';
