@@ -46,6 +46,7 @@ import type { BotLevel, BotWorkerRequest, BotWorkerResponse } from './bot-protoc
 import { canStartInTime, chooseTimebox, systemCpuSampler } from './bot-budget';
 import { isLegalBotAction } from './bot-legality';
 import { DEFAULT_WORKER_NICE, type BotPoolOptions } from './bot-pool.options';
+import { BOT_POOL_DEFAULTS } from './bots.config';
 import type { BotDecideOptions, BotDecisionEvent, BotFallbackReason, BotPoolStats } from './bot-pool.types';
 import { BotCpuBudget } from './bot-pool.cpu';
 import { DecisionTally } from './bot-pool.tally';
@@ -105,14 +106,14 @@ export class BotPool {
   constructor(opts: BotPoolOptions = {}) {
     const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
     this.size = Math.max(1, Math.floor(opts.size ?? cores - 1));
-    this.strongMs = opts.strongMs ?? 40;
-    this.floorMs = Math.min(opts.floorMs ?? 3, this.strongMs);
-    this.timeoutMs = opts.timeoutMs ?? 2000;
+    this.strongMs = opts.strongMs ?? BOT_POOL_DEFAULTS.strongMs;
+    this.floorMs = Math.min(opts.floorMs ?? BOT_POOL_DEFAULTS.floorMs, this.strongMs);
+    this.timeoutMs = opts.timeoutMs ?? BOT_POOL_DEFAULTS.timeoutMs;
     this.utilization = opts.utilization ?? 0.9;
     this.cpu = new BotCpuBudget({
       maxMsPerSec: this.size * 1000 * this.utilization,
       minMsPerSec: opts.minBudgetMsPerSec ?? 100,
-      share: opts.cpuShare ?? 0.8,
+      share: opts.cpuShare ?? BOT_POOL_DEFAULTS.cpuShare,
       sampler: opts.cpuSampler === undefined ? systemCpuSampler() : opts.cpuSampler,
     });
     this.sampleIntervalMs = opts.sampleIntervalMs ?? 500;
@@ -122,7 +123,7 @@ export class BotPool {
     this.tally = new DecisionTally(this.now);
     const worker = {
       nice: opts.workerNice ?? DEFAULT_WORKER_NICE,
-      schedIdle: opts.workerSchedIdle ?? true,
+      schedIdle: opts.workerSchedIdle ?? BOT_POOL_DEFAULTS.workerSched === 'idle',
       crashOnSeed: opts.crashOnSeed,
       hangOnSeed: opts.hangOnSeed,
       illegalOnSeed: opts.illegalOnSeed,

@@ -4,8 +4,21 @@
  */
 import { z } from 'zod';
 
-/** Nice value of the worker threads unless BOT_WORKER_NICE says otherwise: the lowest priority. */
-export const DEFAULT_WORKER_NICE = 19;
+/**
+ * The pool's defaults for every variable left unset: read by the pool (bot-pool.ts) and shown in the docs, so the
+ * two cannot drift apart. Nice 19 = the lowest priority.
+ */
+export const BOT_POOL_DEFAULTS = {
+  strongMs: 40,
+  floorMs: 3,
+  timeoutMs: 2000,
+  workerNice: 19,
+  workerSched: 'idle',
+  cpuShare: 0.8,
+} as const;
+
+/** Nice value of the worker threads unless BOT_WORKER_NICE says otherwise. */
+export const DEFAULT_WORKER_NICE = BOT_POOL_DEFAULTS.workerNice;
 
 const blank = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
 
@@ -35,15 +48,15 @@ export const botsEnvSchema = z.object({
   ).meta({ description: 'worker threads for the strong bot', docDefault: 'cores-1, at least 1' }),
   BOT_STRONG_MS: positive('BOT_STRONG_MS').meta({
     description: 'largest time box of one strong decision (the box when the pool is idle), ms',
-    docDefault: 40,
+    docDefault: BOT_POOL_DEFAULTS.strongMs,
   }),
   BOT_FLOOR_MS: positive('BOT_FLOOR_MS').meta({
     description: 'smallest time box under load (at most BOT_STRONG_MS), ms; below it a request gets the heuristic bot',
-    docDefault: 3,
+    docDefault: BOT_POOL_DEFAULTS.floorMs,
   }),
   BOT_TIMEOUT_MS: positive('BOT_TIMEOUT_MS').meta({
     description: 'a worker silent this long is replaced and the request falls back, ms',
-    docDefault: 2000,
+    docDefault: BOT_POOL_DEFAULTS.timeoutMs,
   }),
   BOT_WORKER_NICE: optionalEnv('BOT_WORKER_NICE', 'must be an integer from 0 to 19', (r) =>
     number(r, (n) => Number.isInteger(n) && n >= 0 && n <= 19),
@@ -55,9 +68,12 @@ export const botsEnvSchema = z.object({
     r === 'idle' || r === 'normal' ? r : undefined,
   ).meta({
     description: "idle: the worker threads also run in Linux's SCHED_IDLE class; normal: the nice value only",
-    docDefault: 'idle',
+    docDefault: BOT_POOL_DEFAULTS.workerSched,
   }),
   BOT_CPU_SHARE: optionalEnv('BOT_CPU_SHARE', 'must be a number from 0 to 1', (r) =>
     number(r, (n) => n >= 0 && n <= 1),
-  ).meta({ description: 'share of the idle CPU (plus their own) the bots may take', docDefault: 0.8 }),
+  ).meta({
+    description: 'share of the idle CPU (plus their own) the bots may take',
+    docDefault: BOT_POOL_DEFAULTS.cpuShare,
+  }),
 });
