@@ -1,6 +1,6 @@
 /** GET /api/server-info (issue #30): the desktop app checks a community server by address before adding it. */
-import { PROTOCOL_VERSION, SERVER_INFO_PATH } from '@spades/common';
-import { api, createTestApp, TestApp } from './support/test-app';
+import { PROTOCOL_VERSION, SERVER_INFO_PATH, type AuthProviders, type ServerInfo } from '@spades/common';
+import { api, createTestApp, registerUser, RegisteredUser, TestApp } from './support/test-app';
 import { loadAppConfig } from '../src/config/config.schema';
 import { ServerInfoService } from '../src/server-info/server-info.service';
 
@@ -34,6 +34,7 @@ describe('server info (integration)', () => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       protocolVersion: PROTOCOL_VERSION,
       signIn: ['password'],
+      providers: [],
       registration: 'open',
     });
     expect(body.version).not.toBe('0.0.0');
@@ -46,14 +47,30 @@ describe('server info (integration)', () => {
         string,
         { get?: { responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }> } }
       >;
-      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+      components: {
+        schemas: Record<string, { properties: Record<string, { enum?: string[]; items?: { $ref?: string } }> }>;
+      };
     };
     const op = doc.paths['/api/server-info']?.get;
     expect(op).toBeDefined();
     expect(op!.responses['200'].content!['application/json'].schema.$ref).toBe('#/components/schemas/ServerInfoDto');
     expect(Object.keys(doc.components.schemas.ServerInfoDto.properties).sort()).toEqual(
-      ['description', 'icon', 'kind', 'name', 'protocolVersion', 'registration', 'signIn', 'version'].sort(),
+      [
+        'description',
+        'icon',
+        'kind',
+        'name',
+        'protocolVersion',
+        'providers',
+        'registration',
+        'signIn',
+        'version',
+      ].sort(),
     );
+    const props = doc.components.schemas.ServerInfoDto.properties;
+    expect(props.signIn.items).toEqual({ type: 'string', enum: ['password', 'discord', 'github', 'oidc'] });
+    expect(props.providers.items?.$ref).toBe('#/components/schemas/SignInProviderDto');
+    expect(Object.keys(doc.components.schemas.SignInProviderDto.properties).sort()).toEqual(['id', 'kind', 'label']);
   });
 
   it('defaults to "Spades" without an icon, lists Discord when configured, and takes the settings seam first', async () => {
@@ -78,6 +95,7 @@ describe('server info (integration)', () => {
       name: 'Renamed live',
       registration: 'closed',
       signIn: ['password', 'discord'],
+      providers: [{ id: 'discord', label: 'Discord', kind: 'discord' }],
     });
   });
 
@@ -89,5 +107,77 @@ describe('server info (integration)', () => {
     expect(() => loadAppConfig({ ...base, SERVER_NAME: 'n'.repeat(81) })).toThrow(
       /SERVER_NAME must be 1-80 characters/,
     );
+  });
+});
+
+/** Issue #26: the server-info lists every sign-in offered now, OpenID Connect issuers and GitHub included. */
+describe('server info: sign-in providers (integration)', () => {
+  let t: TestApp;
+  let admin: RegisteredUser;
+  const DISCORD = { id: 'discord', label: 'Discord', kind: 'discord' };
+  const GOOGLE = { id: 'google', label: 'Google', kind: 'oidc' };
+  const COMPANY = { id: 'corp', label: 'Company SSO', kind: 'oidc' };
+  const GITHUB = { id: 'github', label: 'GitHub', kind: 'github' };
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        DISCORD_CLIENT_ID: 'discord-id',
+        DISCORD_CLIENT_SECRET: 'discord-secret',
+        DISCORD_REDIRECT_URI: 'http://localhost:3000/api/auth/discord/callback',
+        // the issuers are discovered on first sign-in only: nothing listens at these addresses
+        OIDC_PROVIDERS: 'google,corp',
+        OIDC_GOOGLE_ISSUER: 'https://accounts.google.example',
+        OIDC_GOOGLE_CLIENT_ID: 'google-id',
+        OIDC_GOOGLE_CLIENT_SECRET: 'google-secret',
+        OIDC_CORP_ISSUER: 'https://sso.corp.example/realms/spades',
+        OIDC_CORP_CLIENT_ID: 'corp-id',
+        OIDC_CORP_CLIENT_SECRET: 'corp-secret',
+        OIDC_CORP_LABEL: 'Company SSO',
+        GITHUB_CLIENT_ID: 'github-id',
+        GITHUB_CLIENT_SECRET: 'github-secret',
+      },
+    });
+    admin = await registerUser(t.url);
+    await t.dataSource.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [admin.user.id]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const info = async () => (await api(t.url, 'GET', SERVER_INFO_PATH)).body as ServerInfo;
+  const offer = async (signIns: unknown) => {
+    const r = await api(t.url, 'PUT', '/api/admin/settings', {
+      token: admin.token,
+      body: { changes: { signIns }, reason: 'sign-ins on server-info' },
+    });
+    expect(r.status).toBe(200);
+  };
+
+  it('lists Discord, each OpenID Connect provider and GitHub with their labels, as GET /api/auth/providers does', async () => {
+    const body = await info();
+    expect(body.signIn).toEqual(['password', 'discord', 'github', 'oidc']);
+    expect(body.providers).toEqual([DISCORD, GOOGLE, COMPANY, GITHUB]);
+    const providers = (await api(t.url, 'GET', '/api/auth/providers')).body as AuthProviders;
+    expect(providers.sso).toEqual([GOOGLE, COMPANY, GITHUB]);
+  });
+
+  it('follows the console: a provider the host switches off leaves the list at once, and comes back', async () => {
+    await offer({ discord: true, sso: { google: false, github: false } });
+    let body = await info();
+    expect(body.signIn).toEqual(['password', 'discord', 'oidc']);
+    expect(body.providers).toEqual([DISCORD, COMPANY]);
+
+    await offer({ discord: false, sso: { google: false, corp: false, github: true } });
+    body = await info();
+    expect(body.signIn).toEqual(['password', 'github']);
+    expect(body.providers).toEqual([GITHUB]);
+    // the same as what the login page offers
+    expect((await api(t.url, 'GET', '/api/auth/providers')).body).toEqual({ discord: false, sso: [GITHUB] });
+
+    await offer({ discord: true });
+    body = await info();
+    expect(body.signIn).toEqual(['password', 'discord', 'github', 'oidc']);
+    expect(body.providers).toEqual([DISCORD, GOOGLE, COMPANY, GITHUB]);
   });
 });

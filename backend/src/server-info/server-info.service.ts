@@ -1,7 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROTOCOL_VERSION, type RegistrationMode, type ServerInfo, type SignInMethod } from '@spades/common';
+import {
+  PROTOCOL_VERSION,
+  type RegistrationMode,
+  type ServerInfo,
+  type SignInMethod,
+  type SsoProviderInfo,
+} from '@spades/common';
 import { AppConfig } from '../config/config.schema';
 
 /**
@@ -22,6 +28,8 @@ export interface ServerInfoOverrides {
       registration: RegistrationMode;
       /** false: the host switched a configured Discord sign-in off (issue #25). */
       discord: boolean;
+      /** Issue #26: `false` for an OpenID Connect / GitHub provider the host switched off (absent = offered). */
+      sso: Readonly<Record<string, boolean>>;
     }>
   >;
 }
@@ -48,8 +56,15 @@ export class ServerInfoService {
   async info(): Promise<ServerInfo> {
     const base = this.config.serverInfo;
     const live = (await this.overrides?.serverInfoOverrides()) ?? {};
+    // what GET /api/auth/providers offers: configured, and not switched off in the console (issue #25)
+    const providers: SsoProviderInfo[] = [];
+    if (this.config.discord && live.discord !== false)
+      providers.push({ id: 'discord', label: 'Discord', kind: 'discord' });
+    for (const p of this.config.sso ?? [])
+      if (live.sso?.[p.id] !== false) providers.push({ id: p.id, label: p.label, kind: p.kind });
     const signIn: SignInMethod[] = ['password'];
-    if (this.config.discord && live.discord !== false) signIn.push('discord');
+    for (const kind of ['discord', 'github', 'oidc'] as const)
+      if (providers.some((p) => p.kind === kind)) signIn.push(kind);
     return {
       kind: 'spades',
       name: live.name ?? base.name,
@@ -58,6 +73,7 @@ export class ServerInfoService {
       version: this.version,
       protocolVersion: PROTOCOL_VERSION,
       signIn,
+      providers,
       registration: live.registration ?? 'open',
     };
   }

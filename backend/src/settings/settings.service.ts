@@ -150,6 +150,7 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown, Ser
       ...(s.serverIcon !== null ? { iconUrl: s.serverIcon } : {}),
       registration: s.registration,
       discord: s.signIns.discord,
+      ...(s.signIns.sso ? { sso: s.signIns.sso } : {}),
     };
   }
 

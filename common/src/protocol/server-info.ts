@@ -1,3 +1,5 @@
+import type { SsoProviderInfo } from './identities';
+
 /**
  * The public server-info endpoint (issue #30): what a community server says about itself before a player adds
  * it in the desktop app. `GET /api/server-info`, no sign-in, cacheable. The app refuses a server whose
@@ -13,8 +15,14 @@ export const SERVER_INFO_PATH = '/api/server-info';
  */
 export const PROTOCOL_VERSION = 1;
 
-/** How a player may sign in on the server. */
-export type SignInMethod = 'password' | 'discord';
+/**
+ * How a player may sign in on the server: e-mail and password, Discord, GitHub, or OpenID Connect (one entry for
+ * any number of OIDC issuers; `providers` names them). 'github' and 'oidc' were added with issue #26: an older app
+ * ignores the values it does not know, so the protocol version did not change.
+ */
+export type SignInMethod = 'password' | 'discord' | 'github' | 'oidc';
+
+export const SIGN_IN_METHODS: readonly SignInMethod[] = ['password', 'discord', 'github', 'oidc'];
 
 /** Who may create an account: anyone, only with an invitation, or nobody (existing accounts only). */
 export type RegistrationMode = 'open' | 'invite' | 'closed';
@@ -34,12 +42,28 @@ export interface ServerInfo {
   version: string;
   /** See PROTOCOL_VERSION. */
   protocolVersion: number;
+  /** The ways to sign in offered now (configured, and not switched off in the host's console), 'password' first. */
   signIn: SignInMethod[];
+  /**
+   * Every sign-in offered now besides e-mail and password, one per button: Discord (`{ id: 'discord', label:
+   * 'Discord', kind: 'discord' }`), then each OpenID Connect issuer and GitHub with the host's label (ids and
+   * labels as GET /api/auth/providers). The app shows "Sign in with <label>". Absent from servers older than
+   * issue #26 (read as an empty list).
+   */
+  providers: SsoProviderInfo[];
   registration: RegistrationMode;
 }
 
 /** Limits the app applies to a server-info answer (a foreign server's text is shown to the player). */
-export const SERVER_INFO_LIMITS = { name: 80, description: 500, icon: 2048, version: 64 } as const;
+export const SERVER_INFO_LIMITS = {
+  name: 80,
+  description: 500,
+  icon: 2048,
+  version: 64,
+  /** `providers`: at most this many entries, each label at most `providerLabel` characters. */
+  providers: 32,
+  providerLabel: 40,
+} as const;
 
 /** A deep link of the desktop app into a table: join (invite), watch (spectate) or just open it. */
 export interface DesktopTableLinkInput {
