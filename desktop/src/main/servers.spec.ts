@@ -195,6 +195,35 @@ describe('server registry', () => {
     expect(protocolMismatchMessage('S', 3, 2)).toMatch(/newer.*protocol 3.*speaks 2/);
   });
 
+  it("keeps a server's sign-in buttons (issue #26): well-formed entries only, labels cleaned; none from an older server", () => {
+    const v = validateServerInfo(
+      info('A', {
+        signIn: ['password', 'discord', 'github', 'oidc', 'sms'],
+        providers: [
+          { id: 'discord', label: 'Discord', kind: 'discord' },
+          { id: 'corp', label: 'Company\u202e SSO', kind: 'oidc' },
+          { id: 'corp', label: 'Again', kind: 'oidc' },
+          { id: 'github', label: 'G'.repeat(60), kind: 'github' },
+          { id: 'Bad Id', label: 'x', kind: 'oidc' },
+          { id: 'discord', label: 'Fake', kind: 'oidc' },
+          { id: 'other', label: 'Fake Discord', kind: 'discord' },
+          { id: 'sms', label: 'Text me', kind: 'sms' },
+          { id: 'nolabel', label: '', kind: 'oidc' },
+          'github',
+        ],
+      }),
+    );
+    expect(v!.signIn).toEqual(['password', 'discord', 'github', 'oidc']);
+    expect(v!.providers).toEqual([
+      { id: 'discord', label: 'Discord', kind: 'discord' },
+      { id: 'corp', label: 'Company  SSO', kind: 'oidc' },
+      { id: 'github', label: 'G'.repeat(40), kind: 'github' },
+    ]);
+    expect(validateServerInfo(info('B'))!.providers).toEqual([]);
+    const many = Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, label: `P${i}`, kind: 'oidc' }));
+    expect(validateServerInfo(info('C', { providers: many }))!.providers).toHaveLength(32);
+  });
+
   it('ignores a damaged servers.json entry by entry', () => {
     const parsed = parseServersFile({
       current: 'gone',

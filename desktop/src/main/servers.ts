@@ -7,9 +7,10 @@ import {
   REGISTRATION_MODES,
   SERVER_INFO_LIMITS,
   SERVER_INFO_PATH,
+  SIGN_IN_METHODS,
   type ServerInfo,
-  type SignInMethod,
 } from '../../../common/src/protocol/server-info';
+import { SSO_PROVIDER_ID, type SsoProviderInfo } from '../../../common/src/protocol/identities';
 import type { BootState, SavedServer, ServerProbe } from '../shared/bridge';
 import { isRecord, type JsonStore } from './json-store';
 import type { Logger } from './logger';
@@ -55,10 +56,24 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TOKEN = /^[A-Za-z0-9._~-]{8,4096}$/;
 // eslint-disable-next-line no-control-regex -- stripping control characters from a foreign server's text is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const SIGN_IN: readonly SignInMethod[] = ['password', 'discord'];
+const PROVIDER_KINDS: readonly SsoProviderInfo['kind'][] = ['discord', 'oidc', 'github'];
 
 const cleanText = (v: unknown, max: number): string | undefined =>
   typeof v === 'string' && v.length <= max * 4 ? v.replace(CONTROL, ' ').trim().slice(0, max) : undefined;
+
+/** The server's sign-in buttons (issue #26): well-formed entries only, labels cleaned, no repeated id. */
+function validateProviders(raw: unknown): SsoProviderInfo[] {
+  if (!Array.isArray(raw)) return [];
+  const out: SsoProviderInfo[] = [];
+  for (const p of raw.slice(0, SERVER_INFO_LIMITS.providers)) {
+    if (!isRecord(p) || typeof p.id !== 'string' || out.some((o) => o.id === p.id)) continue;
+    const kind = PROVIDER_KINDS.find((k) => k === p.kind);
+    const label = cleanText(p.label, SERVER_INFO_LIMITS.providerLabel);
+    if (!kind || !label || !SSO_PROVIDER_ID.test(p.id) || (p.id === 'discord') !== (kind === 'discord')) continue;
+    out.push({ id: p.id, label, kind });
+  }
+  return out;
+}
 
 function isHttpUrl(v: string): boolean {
   try {
@@ -81,8 +96,10 @@ export function validateServerInfo(raw: unknown): ServerInfo | undefined {
   if (typeof raw.icon === 'string' && raw.icon.length <= SERVER_INFO_LIMITS.icon && isHttpUrl(raw.icon))
     icon = raw.icon;
   const signIn = Array.isArray(raw.signIn)
-    ? SIGN_IN.filter((m) => (raw.signIn as unknown[]).includes(m))
+    ? SIGN_IN_METHODS.filter((m) => (raw.signIn as unknown[]).includes(m))
     : ['password' as const];
+  // absent from a server older than issue #26
+  const providers = validateProviders(raw.providers);
   const registration = REGISTRATION_MODES.find((m) => m === raw.registration) ?? 'open';
   return {
     kind: 'spades',
@@ -92,6 +109,7 @@ export function validateServerInfo(raw: unknown): ServerInfo | undefined {
     version,
     protocolVersion: raw.protocolVersion,
     signIn,
+    providers,
     registration,
   };
 }

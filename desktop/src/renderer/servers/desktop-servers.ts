@@ -48,12 +48,40 @@ export function initDesktopServer(): boolean {
   return false;
 }
 
-/** "1.4.0 · sign in with password or Discord · open registration", for a server card. */
-export function serverFacts(info: { version?: string; signIn?: string[]; registration?: string }): string {
+/** What the server-info's `signIn` values are called when the server does not name its providers (before #26). */
+const METHOD_NAMES: Record<string, string> = {
+  password: 'password',
+  discord: 'Discord',
+  github: 'GitHub',
+  oidc: 'single sign-on',
+};
+
+/** "a", "a or b", "a, b or c". */
+const orList = (words: string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+
+/**
+ * How a player signs in on the server, for its card: password (when offered), then the server's buttons by label
+ * ("Discord", "GitHub", "Company SSO"); from the bare `signIn` kinds when the server sends no `providers`.
+ */
+export function signInWays(info: { signIn?: string[]; providers?: { label: string }[] }): string[] {
+  const ways = info.signIn?.includes('password') ? ['password'] : [];
+  if (info.providers?.length) return [...ways, ...info.providers.map((p) => p.label)];
+  for (const m of info.signIn ?? []) if (m !== 'password' && METHOD_NAMES[m]) ways.push(METHOD_NAMES[m]);
+  return ways;
+}
+
+/** "1.4.0 · sign in with password, Discord or GitHub · open registration", for a server card. */
+export function serverFacts(info: {
+  version?: string;
+  signIn?: string[];
+  providers?: { label: string }[];
+  registration?: string;
+}): string {
   const parts: string[] = [];
   if (info.version) parts.push(`version ${info.version}`);
-  if (info.signIn?.length)
-    parts.push(`sign in with ${info.signIn.map((m) => (m === 'discord' ? 'Discord' : 'password')).join(' or ')}`);
+  const ways = signInWays(info);
+  if (ways.length) parts.push(`sign in with ${orList(ways)}`);
   if (info.registration) {
     parts.push(
       info.registration === 'open'

@@ -9,7 +9,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import type { DeepLink, DesktopBridge, SavedServer, ServerProbe, UpdateState } from '../../shared/bridge';
 import { clearToken, getToken, KEYS, setToken } from '../lib/storage';
-import { initDesktopServer } from './desktop-servers';
+import { initDesktopServer, serverFacts } from './desktop-servers';
 import { OpenInApp } from './OpenInApp';
 import { ServerLinkHost } from './ServerLinkHost';
 import { ServersPage } from './ServersPage';
@@ -32,7 +32,11 @@ const info = (name: string, protocolVersion = 1) => ({
   description: `${name} description`,
   version: '2.0.0',
   protocolVersion,
-  signIn: ['password' as const, 'discord' as const],
+  signIn: ['password' as const, 'discord' as const, 'oidc' as const],
+  providers: [
+    { id: 'discord', label: 'Discord', kind: 'discord' as const },
+    { id: 'corp', label: 'Company SSO', kind: 'oidc' as const },
+  ],
   registration: 'open' as const,
 });
 
@@ -139,10 +143,30 @@ describe('server chooser', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Check' }));
     const found = await screen.findByLabelText('Server found');
     expect(found).toHaveTextContent('Friday Club');
-    expect(found).toHaveTextContent('version 2.0.0 · sign in with password or Discord · anyone can create an account');
+    expect(found).toHaveTextContent(
+      'version 2.0.0 · sign in with password, Discord or Company SSO · anyone can create an account',
+    );
     expect(b.servers.add).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole('button', { name: 'Add and open' }));
     await waitFor(() => expect(b.servers.switchTo).toHaveBeenCalledWith('s2'));
+  });
+
+  it('names every sign-in: the providers by label, or (a server before issue #26) the bare methods', () => {
+    expect(serverFacts({ signIn: ['password'], providers: [] })).toBe('sign in with password');
+    expect(serverFacts({ signIn: ['password', 'discord'] })).toBe('sign in with password or Discord');
+    expect(serverFacts({ signIn: ['password', 'github', 'oidc'] })).toBe(
+      'sign in with password, GitHub or single sign-on',
+    );
+    expect(
+      serverFacts({
+        signIn: ['password', 'discord', 'github', 'oidc'],
+        providers: [{ label: 'Discord' }, { label: 'Google' }, { label: 'Company SSO' }, { label: 'GitHub' }],
+      }),
+    ).toBe('sign in with password, Discord, Google, Company SSO or GitHub');
+    // read robustly: without 'password' (this server always sends it), the providers alone
+    expect(serverFacts({ signIn: ['github'], providers: [{ label: 'GitHub Enterprise' }] })).toBe(
+      'sign in with GitHub Enterprise',
+    );
   });
 
   it('says why a server is refused (another protocol version) and adds nothing', async () => {
