@@ -18,7 +18,7 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { GameReplay, ReplayShareLink, UUID_RE as UUID } from '@spades/common';
+import { GameReplay, ReplayShareLink, replaySharePagePath, UUID_RE as UUID } from '@spades/common';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CurrentUserId, JwtAuthGuard } from '../auth/jwt-auth.guard';
@@ -79,13 +79,17 @@ export class ReplayShares {
 
   private out(r: ShareRow): ReplayShareLink {
     const token = this.tokenOf(r.id);
+    // issue #31: the route, and the CLIENT_URL form only when the host set it (else the client puts its own address)
+    const path = replaySharePagePath(r.game_id, r.game_number, token);
     return {
       id: r.id,
       gameId: r.game_id,
       gameNumber: r.game_number,
       createdAt: new Date(r.created_at).toISOString(),
       token,
-      url: `${this.config.clientUrl}/replay/${r.game_id}?game=${r.game_number}&share=${encodeURIComponent(token)}`,
+      path,
+      url: `${this.config.clientUrl}${path}`,
+      configured: this.config.clientUrlSet === true,
     };
   }
 

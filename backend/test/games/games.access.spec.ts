@@ -226,7 +226,10 @@ describe.each(DBS)('private table access on %s (integration)', (_name, opts) => 
       gameNumber: 1,
       token: expect.stringMatching(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/),
     });
-    expect(share.url).toContain(`/replay/${gameId}?game=1&share=`);
+    // issue #31: the route for the client to put after the address in use; the test app sets CLIENT_URL, so the
+    // server's own link is the one to share
+    expect(share.path).toBe(`/replay/${gameId}?game=1&share=${encodeURIComponent(share.token)}`);
+    expect(share).toMatchObject({ url: `http://localhost:5173${share.path}`, configured: true });
     const shared = (tok: string, id = gameId) =>
       fetch(`${t.url}/api/shared-replays/${id}?share=${encodeURIComponent(tok)}`);
     // without signing in: the replay document

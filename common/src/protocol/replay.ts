@@ -197,8 +197,21 @@ export interface ReplayShareLink {
   createdAt: string;
   /** The token to put in a link (`?share=`). */
   token: string;
-  /** The web client's address of the shared replay. */
+  /**
+   * The web client's route of the shared replay, `/replay/:id?game=N&share=<token>` (replaySharePagePath): the
+   * client puts the address the player is using in front of it unless `configured` (issue #31, like InviteLink).
+   * Older servers leave it out.
+   */
+  path?: string;
+  /** The shared replay's address built from CLIENT_URL (or its default: see `configured`). */
   url: string;
+  /** The host configured the public address (CLIENT_URL): `url` is the link to share as is. */
+  configured?: boolean;
+}
+
+/** The web client's route of a shared replay (what a share link opens, after the server's address). */
+export function replaySharePagePath(gameId: string, gameNumber: number, token: string): string {
+  return `/replay/${encodeURIComponent(gameId)}?game=${gameNumber}&share=${encodeURIComponent(token)}`;
 }
 
 /** The HTTP path of a game's share links (list, create; `/:shareId` revokes). */

@@ -1,11 +1,13 @@
 /**
  * Replay share links (issue #24, ruling 15): a player of a finished private game makes a link that opens this
  * game's replay for whoever holds it (signed in or not), copies it, and revokes it when it should stop working.
+ * The copied link starts with the address the player is using unless the host configured one (issue #31).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Copy, Link2, Trash2 } from 'lucide-react';
 import { replaySharesPath, type ReplayShareLink } from '@spades/common';
 import { api, errorText } from '../lib/api';
+import { replayShareUrl } from '../lib/public-links';
 import { useNotify } from '../components/ui';
 
 export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber: number }) {
@@ -36,7 +38,7 @@ export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber:
     try {
       const link = await api.post<ReplayShareLink>(path, { game: gameNumber });
       setLinks((l) => [...(l ?? []), link]);
-      await copy(link.url, 'Share link copied: anyone with it can watch this replay');
+      await copy(replayShareUrl(link), 'Share link copied: anyone with it can watch this replay');
     } catch (e) {
       notify(errorText(e, 'Failed to make a share link'));
     } finally {
@@ -72,7 +74,7 @@ export function ShareLinks({ gameId, gameNumber }: { gameId: string; gameNumber:
               <button
                 type="button"
                 className="btn btn-ghost btn-sm"
-                onClick={() => void copy(l.url, 'Share link copied')}
+                onClick={() => void copy(replayShareUrl(l), 'Share link copied')}
                 aria-label="Copy this share link"
               >
                 <Copy size={13} />

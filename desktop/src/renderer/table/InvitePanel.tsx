@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { Copy, Link2, RefreshCw, Send, Trash2 } from 'lucide-react';
 import type { Ack, InviteLink } from '@spades/common';
 import { api, errorText } from '../lib/api';
-import { inviteLinks } from '../lib/invite-links';
+import { inviteLinks } from '../lib/public-links';
 import { useUsers } from '../lib/queries';
 import { useSocket } from '../socket/socket';
 import { Avatar, Modal, useNotify } from '../components/ui';

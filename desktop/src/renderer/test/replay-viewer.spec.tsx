@@ -88,8 +88,12 @@ describe('ReplayViewer', () => {
         gameNumber: 1,
         createdAt: '2026-11-26T21:00:00.000Z',
         token: 't.s',
-        url: 'https://spades.test/replay/g?game=1&share=t.s',
+        path: '/replay/g?game=1&share=t.s',
+        url: 'http://spades.default.invalid/replay/g?game=1&share=t.s',
+        configured: false,
       };
+      // issue #31: CLIENT_URL was not set, so the copied link starts with the address in use (the page's origin)
+      const copied = `${window.location.origin}/replay/g?game=1&share=t.s`;
       const calls: string[] = [];
       vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
         const method = init?.method ?? 'GET';
@@ -102,7 +106,7 @@ describe('ReplayViewer', () => {
       const writeText = vi.spyOn(navigator.clipboard, 'writeText');
       const path = `/api/games/${doc.gameId}/replay/shares`;
       await user.click(screen.getByRole('button', { name: 'Share link' }));
-      await waitFor(() => expect(writeText).toHaveBeenCalledWith(link.url));
+      await waitFor(() => expect(writeText).toHaveBeenCalledWith(copied));
       expect(calls).toEqual([`GET ${path}`, `POST ${path}`]);
       await user.click(
         within(screen.getByRole('list', { name: 'Your share links' })).getByRole('button', {
