@@ -127,6 +127,11 @@ export interface DeepLinkRouterDeps {
     isForCurrent(link: DeepLink): boolean;
     request(link: DeepLink & { server: string }): DeepLink;
   };
+  /**
+   * Login callbacks do not name their server: the sign-ins started in the browser say which one (login-rounds.ts),
+   * before the gate looks at the link.
+   */
+  logins?: { resolve(link: DeepLink): DeepLink };
   /** Bring the main window to front (restore if minimised). */
   focusWindow(): void;
   log: Logger;
@@ -162,7 +167,7 @@ export function createDeepLinkRouter(deps: DeepLinkRouterDeps): DeepLinkRouter {
         deps.log.warn(`ignored deep link ${redactDeepLink(raw)}: ${parsed.reason}`);
         return false;
       }
-      const link = parsed.link;
+      const link = deps.logins ? deps.logins.resolve(parsed.link) : parsed.link;
       if (deps.gate && link.kind !== 'rules' && !('server' in link && link.server) && !deps.gate.hasCurrent()) {
         deps.log.info(`deep link ${link.kind} without a server before one is chosen: the chooser`);
         dispatch({ kind: 'servers', path: '/servers' });

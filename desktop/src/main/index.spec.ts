@@ -405,6 +405,45 @@ describe('main process composition (fake electron)', () => {
     });
   });
 
+  it('a desktop sign-in comes back to the server it was started on, asking first after a switch', async () => {
+    serverInfos.set('https://home.example/api/server-info', infoOf('Home'));
+    serverInfos.set('https://friends.example/api/server-info', infoOf('Friends'));
+    const fake = await boot({ argv: ['/opt/Spades/spades', '--server=https://home.example'] });
+    await fake.becomeReady();
+    const w = fake.windows[0];
+    const ev = trustedEvent(w);
+    const h = (c: string, ...args: unknown[]) => fake.ipcHandlers.get(c)!(ev, ...args);
+    fake.ipcListeners.get(IPC.deepLinkReady)!(ev);
+    const token = 'abc.def.ghi-123';
+    const callback = ['/opt/Spades/spades', `spades://auth/callback?token=${token}`];
+    // started and finished on Home: delivered, naming Home
+    await h(IPC.openExternal, 'https://home.example/api/auth/discord?client=desktop');
+    fake.app.emit('second-instance', {}, callback, '/');
+    expect(w.webContents.sent.at(-1)![1]).toEqual({
+      kind: 'auth-callback',
+      token,
+      path: `/auth/callback?token=${token}`,
+      server: 'https://home.example',
+    });
+    // started on Home, then the player switched to Friends while the browser was open: asked first
+    await h(IPC.openExternal, 'https://home.example/api/auth/oidc/github?client=desktop');
+    const friends = (await h(IPC.serversAdd, 'friends.example')) as { ok: true; server: { id: string } };
+    await h(IPC.serversSwitch, friends.server.id);
+    fake.ipcListeners.get(IPC.deepLinkReady)!(ev);
+    fake.app.emit('second-instance', {}, callback, '/');
+    const link = w.webContents.sent.at(-1)![1] as { kind: string; request: ServerLinkRequest };
+    expect(link).toMatchObject({ kind: 'server-link' });
+    expect(link.request).toMatchObject({
+      server: 'https://home.example',
+      known: { name: 'Home' },
+      current: { address: 'https://friends.example' },
+      target: 'login',
+    });
+    await expect(h(IPC.serversAnswerLink, link.request.id, true)).resolves.toMatchObject({ ok: true });
+    expect(w.loaded.at(-1)).toBe(`app://spades/auth/callback?token=${token}`);
+    await expect(h(IPC.appInfo)).resolves.toMatchObject({ apiBase: 'https://home.example' });
+  });
+
   it('"your turn" while unfocused flashes the frame and badges the waiting tables; focus clears both', async () => {
     const fake = await boot({ argv: ['/opt/Spades/spades', '--server=https://play.spades.example'] });
     await fake.becomeReady();

@@ -22,6 +22,7 @@ import { createAttention } from './attention';
 import { createDeepLinkRouter } from './deep-link';
 import { registerIpcHandlers } from './ipc';
 import { createJsonStore } from './json-store';
+import { createLoginRounds } from './login-rounds';
 import { acquireSingleInstance, registerProtocolClient, wireDeepLinkSources } from './lifecycle';
 import { consoleLogger as log } from './logger';
 import { buildMenuTemplate } from './menu';
@@ -133,12 +134,15 @@ function start(): void {
     openOn: (id, path) => void openOn(id, path),
     log,
   });
+  // Sign-ins in the system browser come back without naming their server: remember where each one started.
+  const logins = createLoginRounds({ currentAddress: () => registry.current()?.address ?? null, now: Date.now, log });
   const router = createDeepLinkRouter({
     deliver: (link) => {
       if (win && !win.isDestroyed()) win.webContents.send(IPC.deepLink, link);
     },
     focusWindow,
     gate,
+    logins,
     log,
   });
   // Before `ready`: macOS delivers the launching link through `open-url` early.
@@ -203,7 +207,10 @@ function start(): void {
       notify,
       toggleFullScreen,
       isFullScreen: () => Boolean(win && !win.isDestroyed() && win.isFullScreen()),
-      openExternal: (url) => shell.openExternal(url),
+      openExternal: (url) => {
+        logins.opened(url);
+        return shell.openExternal(url);
+      },
       appInfo,
       deepLinkReady: () => router.rendererReady(),
     },
