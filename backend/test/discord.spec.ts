@@ -110,27 +110,50 @@ describe('Discord login (state + PKCE) against a loopback provider', () => {
     expect(await userCount()).toBe(before + 1);
   });
 
-  it('never links by e-mail: a Discord user with the e-mail of a password account gets its own account without it', async () => {
+  it('never merges by e-mail: a verified e-mail of an account asks to sign in and link (link_required), as OIDC / GitHub', async () => {
     const existing = await registerUser(t.url);
     const before = await userCount();
     const du = discordUser({ email: existing.email.toUpperCase(), verified: true });
-    const me = await profileOf(await login(du));
-    expect(me.id).not.toBe(existing.user.id);
-    expect(me.email).toBeNull();
-    expect(me.discordLinked).toBe(true);
-    expect(me.coins).toBe(STARTING_COINS);
-    expect(await userCount()).toBe(before + 1);
-    // the password account is untouched: not linked, same e-mail, password login still works
+    const loc = await login(du);
+    expectError(loc, 'link_required');
+    // the clients' link-required page names the provider
+    expect(loc.searchParams.get('message')).toBe('Discord');
+    // the desktop app hears it through its deep link
+    const desktop = await login({ ...du }, 'desktop');
+    expectError(desktop, 'link_required', 'spades://auth/callback');
+    expect(desktop.searchParams.get('message')).toBe('Discord');
+    // nothing was created or linked, and it is not logged as a fault
+    expect(await userCount()).toBe(before);
     const [row] = await t.dataSource.query(`SELECT email, discord_id FROM users WHERE id = $1`, [existing.user.id]);
     expect(row).toEqual({ email: existing.email, discord_id: null });
+    expect(logLines.some((l) => /Discord login rejected \(link_required\)/.test(l))).toBe(false);
+
+    // the owner signs in with the password and links Discord from the profile
     const pw = await api(t.url, 'POST', '/api/auth/login', {
       body: { email: existing.email, password: existing.password },
     });
     expect(pw.status).toBe(200);
     expect(pw.body.user.id).toBe(existing.user.id);
-    // the same Discord user signs in to its own account again (linked by Discord id only)
-    expect((await profileOf(await login({ ...du }))).id).toBe(me.id);
-    expect(await userCount()).toBe(before + 1);
+    const link = await api(t.url, 'POST', '/api/auth/identities/discord/link', { token: pw.body.token });
+    expect(link.status).toBe(200);
+    const linkStart = await api(t.url, 'GET', link.body.url);
+    expect(linkStart.status).toBe(302);
+    const back = discord.authorize(linkStart.headers.get('location')!, du);
+    const linked = await callback(`${back.pathname}${back.search}`, stateCookie(linkStart).pair);
+    expect((await profileOf(linked.location)).id).toBe(existing.user.id);
+
+    // from then on Discord signs in to that account; still no new account
+    const me = await profileOf(await login({ ...du }));
+    expect(me).toMatchObject({ id: existing.user.id, email: existing.email, discordLinked: true });
+    expect(await userCount()).toBe(before);
+  });
+
+  it('a verified e-mail no account uses is kept; link_required only while an account uses it', async () => {
+    const email = `free-${Date.now()}@discord.test`;
+    const first = await profileOf(await login(discordUser({ email, verified: true })));
+    expect(first.email).toBe(email);
+    // another Discord user vouching for the same e-mail now meets that account
+    expectError(await login(discordUser({ email: email.toUpperCase(), verified: true })), 'link_required');
   });
 
   it('does not link on an unverified e-mail: a separate account without e-mail is created', async () => {

@@ -84,9 +84,12 @@ export class DiscordCallbackGuard extends AppAuthGuard(DISCORD_STRATEGY) {
     const client = this.strategy.states.clientOf(ctx.switchToHttp().getRequest<object>());
     if (!err && user) return { client, userId: (user as AuthUser).id, role: (user as AuthUser).tokenRole } as T;
     const failure = discordFailure(err ?? info);
-    this.logger.warn(`Discord login rejected (${failure.code}): ${failure.reason}`);
-    // the registration mode's refusal is shown as is (issue #25); other reasons stay in the log
-    const message = failure.code === 'registration_refused' ? failure.reason : undefined;
+    // link_required (issue #26) is an answer, not a fault: an info line, no warning (OIDC / GitHub do not warn either)
+    if (failure.code === 'link_required') this.logger.log(`Discord login asks to link (${failure.reason})`);
+    else this.logger.warn(`Discord login rejected (${failure.code}): ${failure.reason}`);
+    // the registration mode's refusal is shown as is (issue #25), link_required names the provider; other reasons
+    // stay in the log
+    const message = failure.code === 'registration_refused' ? failure.reason : failure.clientMessage;
     return { client, error: failure.code, ...(message ? { message } : {}) } as T;
   }
 }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config.schema';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
+import { SsoAccountsService } from './sso-accounts.service';
 import { TokenService, UserRole } from './token.service';
 
 export const DISCORD_NOT_CONFIGURED = 'Discord login is not configured on this server';
@@ -27,13 +28,22 @@ export type DiscordErrorCode =
   /** Issue #26 (linking from the profile): this Discord user is linked to another account. */
   | 'identity_in_use'
   /** Issue #26: the account already has another Discord user linked. */
-  | 'already_linked';
+  | 'already_linked'
+  /**
+   * Issue #26: a new Discord user's verified e-mail is an account's: nothing was created, the player signs in to
+   * that account and links Discord from the profile (`?message=Discord`, as the OIDC / GitHub sign-ins).
+   */
+  | 'link_required';
 
-/** Why a Discord callback was refused: the `?error=` code sent to the client, and the reason logged. */
+/**
+ * Why a Discord callback was refused: the `?error=` code sent to the client, the reason logged, and what the client
+ * may be told (`?message=`, e.g. the provider's label for `link_required`).
+ */
 export class DiscordLoginFailed extends Error {
   constructor(
     readonly code: DiscordErrorCode,
     readonly reason: string,
+    readonly clientMessage?: string,
   ) {
     super(reason);
   }
@@ -64,6 +74,7 @@ export class DiscordService {
     private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly tokens: TokenService,
+    private readonly accounts: SsoAccountsService,
   ) {}
 
   /**
@@ -80,23 +91,26 @@ export class DiscordService {
   }
 
   /**
-   * Links ONLY by Discord id: an account already linked to this Discord user signs in; otherwise a new account
-   * is created. Never linked by e-mail: registration does not verify e-mail ownership, so linking by e-mail
-   * would let whoever registered an address first take over the Discord user's login (or vice versa). The
-   * new account keeps Discord's e-mail only when it is verified and no other account uses it (the users table
-   * has a unique index on lower(email)); otherwise it is created without an e-mail.
+   * Signs in ONLY by Discord id: an account already linked to this Discord user signs in; otherwise a new account
+   * is created. Never linked or merged by e-mail: registration does not verify e-mail ownership, so linking by
+   * e-mail would let whoever registered an address first take over the Discord user's login (or vice versa).
+   * Issue #26, the rule of every provider (SsoAccountsService.linkRequired): when Discord's VERIFIED e-mail is
+   * already an account's, nothing is created either; the login fails with `link_required` and the player signs in
+   * to that account and links Discord from the profile. The new account keeps Discord's e-mail when it is
+   * verified; an unverified one is not kept.
    */
   async linkOrCreate(du: DiscordUser): Promise<UserEntity> {
     const repo = this.dataSource.getRepository(UserEntity);
     const linked = await repo.findOne({ where: { discordId: du.id } });
     if (linked) return linked;
-    let email = du.verified && typeof du.email === 'string' && du.email.length <= 254 ? du.email : null;
-    if (email) {
-      const taken: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [
-        email,
-      ]);
-      if (taken.length) email = null;
-    }
+    const email = du.verified && typeof du.email === 'string' && du.email.length <= 254 ? du.email : null;
+    const required = await this.accounts.linkRequired('discord', email);
+    if (required)
+      throw new DiscordLoginFailed(
+        'link_required',
+        'verified e-mail of an existing account: sign in to it and link Discord',
+        required.message,
+      );
     return this.create(du, email);
   }
 

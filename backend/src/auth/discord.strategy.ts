@@ -58,7 +58,8 @@ class TimedOAuth2 extends OAuth2 {
  * Discord login as a passport-oauth2 strategy: authorization code with `state` + PKCE S256 (DiscordStateStore:
  * single use, 10 min, bound to the browser by the state cookie, kept in the database), scope `identify email`, `prompt=consent`. The
  * URLs come from configuration (DISCORD_AUTHORIZE_URL, DISCORD_API_URL, DISCORD_REDIRECT_URI), so tests use a
- * loopback provider. `validate` links or creates the account (by Discord id only, never by e-mail).
+ * loopback provider. `validate` signs in the account linked to the Discord id or creates one (never linked by
+ * e-mail: a verified e-mail of an existing account ends with `link_required`, see DiscordService.linkOrCreate).
  *
  * Failures end the strategy with `fail(DiscordLoginFailed)` or `error(e)`; DiscordCallbackGuard turns every one
  * into a redirect to the client with `?error=<code>`.

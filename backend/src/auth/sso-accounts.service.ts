@@ -32,7 +32,8 @@ interface IdentityRow {
 }
 
 /**
- * The account side of OIDC / GitHub sign-in (issue #26). An identity is (provider id, subject): linked to at most
+ * The account side of OIDC / GitHub sign-in (issue #26); Discord sign-in (DiscordService) shares its e-mail rule
+ * (`linkRequired`). An identity is (provider id, subject): linked to at most
  * one account, an account has at most one per provider.
  * - Sign-in: a linked identity signs in its account. Otherwise, when the provider's VERIFIED e-mail is an
  *   account's e-mail, nothing is created or merged: the player is asked to sign in to that account and link the
@@ -79,13 +80,8 @@ export class SsoAccountsService {
       if (!user) return { client, error: 'account_failed' };
       return { client, userId: user.id, role: user.role };
     }
-    if (identity.email) {
-      const owner: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [
-        identity.email,
-      ]);
-      // never merged silently: the owner of that e-mail signs in first and links this provider
-      if (owner.length) return { client, error: 'link_required', message: this.label(identity.provider) };
-    }
+    const required = await this.linkRequired(identity.provider, identity.email);
+    if (required) return { client, ...required };
     try {
       const user = await this.create(identity);
       return { client, userId: user.id, role: user.role };
@@ -94,6 +90,24 @@ export class SsoAccountsService {
       if (e instanceof ForbiddenException) return { client, error: 'registration_refused', message: e.message };
       throw e;
     }
+  }
+
+  /**
+   * The rule of every sign-in provider, Discord included: a sign-in that would create a new account, whose provider
+   * vouches for an e-mail (VERIFIED: pass null otherwise) that an account already uses, creates and merges nothing.
+   * The owner of that e-mail signs in first and links the provider from the profile. Answers the `link_required`
+   * outcome (`message`: the provider's label, shown by the clients' link-required page), or null when no account
+   * uses the e-mail.
+   */
+  async linkRequired(
+    provider: string,
+    verifiedEmail: string | null | undefined,
+  ): Promise<{ error: 'link_required'; message: string } | null> {
+    if (!verifiedEmail) return null;
+    const owner: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [
+      verifiedEmail,
+    ]);
+    return owner.length ? { error: 'link_required', message: this.label(provider) } : null;
   }
 
   private async findIdentity(provider: string, subject: string): Promise<IdentityRow | null> {

@@ -20,7 +20,8 @@ export function AuthCallbackPage() {
       clearToken();
       // the server's ?error=<code> is shown as a readable message on the login page
       const error = params.get('error');
-      // issue #26: the verified e-mail of a new OIDC / GitHub sign-in belongs to an account: explain how to link
+      // issue #26: the verified e-mail of a new Discord / OIDC / GitHub sign-in belongs to an account: explain how
+      // to link (`message` is the provider's label)
       if (error === 'link_required') {
         navigate(`/auth/link-required?provider=${encodeURIComponent(params.get('message') ?? '')}`, { replace: true });
         return;

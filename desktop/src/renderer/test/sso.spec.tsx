@@ -54,6 +54,12 @@ describe('OpenID Connect / GitHub sign-in in the client (issue #26)', () => {
     expect(screen.getByRole('link', { name: 'Sign in to my account' })).toHaveAttribute('href', '/login');
   });
 
+  it('a Discord sign-in meeting an existing e-mail gets the same page, naming Discord', async () => {
+    at('/auth/callback?error=link_required&message=Discord');
+    expect(await screen.findByTestId('link-required')).toHaveTextContent('Discord vouched for an e-mail address');
+    expect(screen.getByText(/choose “Link Discord” under Sign-in methods/)).toBeInTheDocument();
+  });
+
   it('back from linking, the token is taken and the player returns to the profile', async () => {
     const s = session();
     at('/auth/callback?token=abc.def.ghi&linked=google', s);
