@@ -42,7 +42,12 @@ describe('BotPrefetch', () => {
     prefetch.start('t1', s, 'strong', viewFor(s, seat), 5, Date.now() + 300);
     prefetch.start('t1', s, 'strong', viewFor(s, seat), 5, Date.now() + 300); // same state: kept, not doubled
     expect(prefetch.size).toBe(1);
-    await new Promise((r) => setTimeout(r, 300)); // the think delay
+    // the think delay: the search runs meanwhile. Waiting on the pool's count (not a fixed 300 ms) keeps this true
+    // on a loaded CI machine, where the worker (nice 19, SCHED_IDLE) may get the CPU late; it still fails if the
+    // search were only started by `take`
+    const deadline = Date.now() + 10_000;
+    while (pool.stats().completed < before + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(pool.stats().completed).toBe(before + 1);
     let settled = false;
     const answer = prefetch.take('t1', s);
     expect(answer).not.toBeNull();
