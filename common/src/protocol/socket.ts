@@ -39,7 +39,15 @@ import type {
   QuickPlayMatched,
   QuickPlayStatus,
 } from './matchmaking';
-import type { TournamentMatchReady, TournamentView, WatchTournamentPayload } from './tournaments';
+import type {
+  TournamentMatchReady,
+  TournamentsChanged,
+  TournamentTableScores,
+  TournamentView,
+  UnwatchTournamentAck,
+  WatchTournamentAck,
+  WatchTournamentPayload,
+} from './tournaments';
 
 /** Handshake `auth` object. Only `token` is used; the server never trusts a client-sent userId. */
 export interface SocketAuth {
@@ -138,11 +146,8 @@ export interface ClientToServerEvents {
   partner_accept: (payload: { fromId: string }, ack?: Ack) => void;
   partner_decline: (payload: { fromId: string }, ack?: Ack) => void;
   /** Issue #27: follow a tournament (`tournament_updated` on every change; the ack carries the current view). */
-  watch_tournament: (
-    payload: WatchTournamentPayload,
-    ack?: (res: { ok: true; tournament: TournamentView } | { ok: false; message: string }) => void,
-  ) => void;
-  unwatch_tournament: (payload: WatchTournamentPayload, ack?: Ack) => void;
+  watch_tournament: (payload: WatchTournamentPayload, ack?: (res: WatchTournamentAck) => void) => void;
+  unwatch_tournament: (payload: WatchTournamentPayload, ack?: (res: UnwatchTournamentAck) => void) => void;
 }
 
 export interface WatchLobbyPayload {
@@ -214,20 +219,12 @@ export interface ServerToClientEvents {
   tournament_match_ready: (payload: TournamentMatchReady) => void;
   /** Issue #27: to a tournament's watchers after each hand at one of its tables: that table's score now. */
   tournament_scores: (payload: TournamentTableScores) => void;
-}
-
-/**
- * Issue #27: a tournament table's score after a hand (socket `tournament_scores`, to `watch_tournament` sockets).
- * The tournament page shows it on the match until the match's result arrives in `tournament_updated`.
- */
-export interface TournamentTableScores {
-  tournamentId: string;
-  matchId: string;
-  gameId: string;
-  /** Hands played at the table so far. */
-  handNumber: number;
-  /** Each seat's score (PARTNERS: its team's). The match's entrant i sits at seat i. */
-  scoresBySeat: number[];
+  /**
+   * Issue #27: to lobby watchers (`watch_lobby`) on every node: these tournaments' lobby rows changed (created,
+   * registrations, started, next round, finished, cancelled), coalesced over TOURNAMENTS_CHANGED_MS. No per-player
+   * data: the client re-reads the lists (`GET /api/tournaments?status=…`) that show them.
+   */
+  tournaments_changed: (payload: TournamentsChanged) => void;
 }
 
 /** Issue #31: what the server did for a player whose turn timer ran out. */

@@ -8,11 +8,15 @@
  * - `GET /api/users/:id/tournaments` → `TournamentHistoryItem[]`
  * - console (moderator/admin): `POST /api/admin/tournaments` (kind `scheduled` by default, or `sit_and_go`), `POST /api/admin/tournaments/:id/cancel`
  *   `{ reason }` (refunds every buy-in; audited).
- * Socket: client → server `watch_tournament` / `unwatch_tournament` `{ tournamentId }` (ack); server → client
- * `tournament_updated` (`TournamentView` without `me`/`nextMatch`: the same for every watcher) and
- * `tournament_match_ready` (to the match's players: take your seat before `seatDeadline`).
+ * Socket (typed in `ClientToServerEvents` / `ServerToClientEvents`, socket.ts): client → server `watch_tournament` /
+ * `unwatch_tournament` `{ tournamentId }` (acks `WatchTournamentAck` / `UnwatchTournamentAck`); server → client
+ * `tournament_updated` (`TournamentView` without `me`/`nextMatch`: the same for every watcher), `tournament_scores`
+ * (`TournamentTableScores`, to the watchers after each hand), `tournament_match_ready` (to the match's players: take
+ * your seat before `seatDeadline`) and `tournaments_changed` (`TournamentsChanged`, to lobby watchers: re-read the
+ * lists).
  */
 import type { GameMode } from '../rules/settings';
+import type { ErrorCode } from './wire-errors';
 import type {
   Entrant,
   Payout,
@@ -122,6 +126,51 @@ export interface RegisterTournamentInput {
 
 export interface WatchTournamentPayload {
   tournamentId: string;
+}
+
+/** A refused `watch_tournament` / `unwatch_tournament` (also sent as `error { message, event, code }`). */
+export interface TournamentAckRefused {
+  ok: false;
+  message: string;
+  code?: ErrorCode;
+}
+
+/** The ack of `watch_tournament`: the view now (the same for every watcher: no `me` / `nextMatch`). */
+export type WatchTournamentAck = { ok: true; tournament: TournamentView } | TournamentAckRefused;
+export type UnwatchTournamentAck = { ok: true } | TournamentAckRefused;
+
+/** The lobby's tournament lists: `GET /api/tournaments?status=` (open: REGISTERING, finished: also CANCELLED). */
+export type TournamentListStatus = 'open' | 'running' | 'finished';
+
+/** The lobby list a tournament of this status is in. */
+export function tournamentListOf(status: TournamentStatus): TournamentListStatus {
+  return status === 'REGISTERING' ? 'open' : status === 'RUNNING' ? 'running' : 'finished';
+}
+
+/**
+ * Socket `tournaments_changed`, to lobby watchers: the lobby rows of these tournaments changed (created, registered
+ * count, started, round, finished, cancelled). Public fields only, never a player's part (`me`): clients re-read
+ * the lists they show — the one of `status` and any list that had the tournament (a status change moves the row).
+ */
+export interface TournamentsChanged {
+  tournaments: { id: string; status: TournamentStatus }[];
+}
+
+/** Socket `tournaments_changed` is coalesced on the server over this window. */
+export const TOURNAMENTS_CHANGED_MS = 1000;
+
+/**
+ * Issue #27: a tournament table's score after a hand (socket `tournament_scores`, to `watch_tournament` sockets).
+ * The tournament page shows it on the match until the match's result arrives in `tournament_updated`.
+ */
+export interface TournamentTableScores {
+  tournamentId: string;
+  matchId: string;
+  gameId: string;
+  /** Hands played at the table so far. */
+  handNumber: number;
+  /** Each seat's score (PARTNERS: its team's). The match's entrant i sits at seat i. */
+  scoresBySeat: number[];
 }
 
 export interface TournamentMatchReady {
