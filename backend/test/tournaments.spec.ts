@@ -9,7 +9,7 @@
  * is retried. The ledger balances after every test (gamesSuite).
  */
 import type { TournamentView } from '@spades/common';
-import { replayTournament, createTournament } from '@spades/common';
+import { replayTournament, createTournament, TOURNAMENTS_CHANGED_MS } from '@spades/common';
 import { CoinsService } from '../src/coins/coins.service';
 import { TournamentsDriver } from '../src/tournaments/tournaments.driver';
 import { SCHEDULER_LEASE } from '../src/tournaments/tournaments.scheduler';
@@ -534,6 +534,50 @@ describe('tournaments (issue #27)', () => {
     expect((await rowOf(b)).me).toEqual({ registered: false, partnerId: null, eliminated: false });
     expect((await a.http(t.url, 'POST', `/api/tournaments/${tour.id}/unregister`)).status).toBe(200);
     expect((await rowOf(a)).me.registered).toBe(false);
+  });
+
+  it('lobby watchers get tournaments_changed (coalesced, no per-player part) on create, register and unregister', async () => {
+    const [a, lobby, away] = [await suite.client(), await suite.client(), await suite.client()];
+    expect(await lobby.emit('watch_lobby', {})).toMatchObject({ ok: true });
+    // a socket that left the lobby view (sat at a table) gets no list traffic
+    expect(await away.emit('watch_lobby', {})).toMatchObject({ ok: true });
+    expect(await away.emit('unwatch_lobby', {})).toMatchObject({ ok: true });
+    const changesOf = (c: Client, id: string) =>
+      c.events('tournaments_changed').filter((p) => p.tournaments.some((x: any) => x.id === id));
+    const quiet = () => new Promise((r) => setTimeout(r, TOURNAMENTS_CHANGED_MS + 300));
+
+    const tour = await sitAndGo(a);
+    await lobby.waitFor(() => changesOf(lobby, tour.id).length === 1, 5000, 'tournaments_changed on create');
+    // other tournaments' changes of the same window may ride along; this one's row is public fields only
+    expect(changesOf(lobby, tour.id)[0].tournaments).toContainEqual({ id: tour.id, status: 'REGISTERING' });
+
+    // two registrations at once: coalesced (one event, two if they straddle a window)
+    const b = await suite.client();
+    await Promise.all(
+      [a, b].map(async (c) =>
+        expect((await c.http(t.url, 'POST', `/api/tournaments/${tour.id}/register`, {})).status).toBe(200),
+      ),
+    );
+    await lobby.waitFor(() => changesOf(lobby, tour.id).length >= 2, 5000, 'tournaments_changed on register');
+    await quiet();
+    const afterRegister = changesOf(lobby, tour.id).length;
+    expect(afterRegister).toBeLessThanOrEqual(3);
+    for (const e of lobby.events('tournaments_changed'))
+      for (const x of e.tournaments) expect(Object.keys(x).sort()).toEqual(['id', 'status']);
+    const row = ((await lobby.http(t.url, 'GET', '/api/tournaments?status=open')).body as any[]).find(
+      (r) => r.id === tour.id,
+    );
+    expect(row).toMatchObject({ registered: 2 });
+
+    expect((await b.http(t.url, 'POST', `/api/tournaments/${tour.id}/unregister`)).status).toBe(200);
+    await lobby.waitFor(
+      () => changesOf(lobby, tour.id).length === afterRegister + 1,
+      5000,
+      'tournaments_changed on unregister',
+    );
+    await quiet();
+    expect(changesOf(lobby, tour.id)).toHaveLength(afterRegister + 1);
+    expect(changesOf(away, tour.id)).toEqual([]);
   });
 
   it('the host can switch player sit-and-gos off (403; the console still creates them) and set the no-show time', async () => {

@@ -5,6 +5,7 @@ import { TOURNAMENT_RESULTS } from '../games/tournament-tables';
 import { TournamentsConsoleController, TournamentsController } from './tournaments.controller';
 import { TournamentsDriver } from './tournaments.driver';
 import { TournamentsGateway } from './tournaments.gateway';
+import { TournamentsLobbyFeed } from './tournaments.lobby-feed';
 import { TournamentResultsHub } from './tournaments.results';
 import { TournamentsScheduler } from './tournaments.scheduler';
 import { TournamentsService } from './tournaments.service';
@@ -26,6 +27,7 @@ import { TournamentsStore } from './tournaments.store';
     TournamentsDriver,
     TournamentsScheduler,
     TournamentsGateway,
+    TournamentsLobbyFeed,
   ],
   exports: [TOURNAMENT_RESULTS, TournamentsService],
 })

@@ -99,8 +99,15 @@ export const escrowOf = (id: string): AccountRef => ({ escrow: `tournament:${id}
 /** What a command may append: an event, or one computed from the state reached so far (null = nothing). */
 export type EventStep = TournamentEvent | ((s: TournamentState) => TournamentEvent | null);
 
-/** Listeners of committed changes (the driver: drive, emit). */
-export type CommittedListener = (t: StoredTournament, events: TournamentEvent[]) => void;
+/**
+ * Listeners of committed changes (the driver: drive, emit; the lobby feed). `before`: the state the events were
+ * applied to (null: just created).
+ */
+export type CommittedListener = (
+  t: StoredTournament,
+  events: TournamentEvent[],
+  before: TournamentState | null,
+) => void;
 
 @Injectable()
 export class TournamentsService {
@@ -212,7 +219,7 @@ export class TournamentsService {
         });
     });
     const stored = (await this.store.get(state.id))!;
-    this.committed(stored, []);
+    this.committed(stored, [], null);
     return tournamentView(stored.state, stored.createdByName, userId);
   }
 
@@ -352,12 +359,13 @@ export class TournamentsService {
     opts: { audit?: (m: EntityManager, before: TournamentState) => Promise<void> } = {},
   ): Promise<StoredTournament> {
     const applied: TournamentEvent[] = [];
+    let before: TournamentState | null = null;
     const result = await this.ds.transaction(async (m) => {
       applied.length = 0;
       let t = await this.store.lock(m, id);
       if (!t) throw new TournamentError(TOURNAMENT_MESSAGES.notFound, 404);
       if (epoch !== null && t.ownerEpoch !== epoch) throw new TournamentFencedError(id);
-      const before = t.state;
+      before = t.state;
       for (const step of await build(m, t.state)) {
         const event = typeof step === 'function' ? step(t.state) : step;
         if (!event) continue;
@@ -371,14 +379,14 @@ export class TournamentsService {
       if (opts.audit) await opts.audit(m, before);
       return t;
     });
-    if (applied.length) this.committed(result, applied);
+    if (applied.length) this.committed(result, applied, before);
     return result;
   }
 
-  private committed(t: StoredTournament, events: TournamentEvent[]): void {
+  private committed(t: StoredTournament, events: TournamentEvent[], before: TournamentState | null): void {
     for (const fn of this.listeners) {
       try {
-        fn(t, events);
+        fn(t, events, before);
       } catch (e) {
         this.log.warn(`listener: ${(e as Error).message}`);
       }
