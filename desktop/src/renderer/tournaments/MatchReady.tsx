@@ -13,8 +13,9 @@ import { notifyDesktop } from '../lib/notifications';
 import { bridge } from '../lib/platform';
 import { play } from '../lib/sound';
 import { useSession } from '../session/session';
+import { useSocketEvent } from '../socket/socket';
 import { countdown } from './bracket-model';
-import { isMatchReady, seatPath, tournamentPath, useLooseSocketEvent } from './tournament-api';
+import { isMatchReady, seatPath, tournamentPath } from './tournament-api';
 import { useNow } from './use-now';
 import './tournaments.css';
 
@@ -60,7 +61,7 @@ export function MatchReadyHost() {
   const location = useLocation();
   const [ready, setReady] = useState<TournamentMatchReady[]>([]);
   const now = useNow(1000);
-  useLooseSocketEvent('tournament_match_ready', (p) => {
+  useSocketEvent('tournament_match_ready', (p) => {
     if (!isMatchReady(p)) return;
     setReady((l) => [p, ...l.filter((x) => x.matchId !== p.matchId || x.tournamentId !== p.tournamentId)]);
     const { title, body } = matchReadyText(p);

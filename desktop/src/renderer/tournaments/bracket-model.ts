@@ -4,9 +4,17 @@
  * (entrant, players, score, place, advanced), standings with prizes, the viewer's match, and labels. No React here.
  */
 import { DEFAULT_PRIZE_SPLIT, formatCoins, matchesInRound, roundCount } from '@spades/common';
-import type { Entrant, TournamentMatchView, TournamentStatus, TournamentSummary, TournamentView } from '@spades/common';
+import type {
+  Entrant,
+  TournamentListStatus,
+  TournamentMatchView,
+  TournamentStatus,
+  TournamentSummary,
+  TournamentView,
+} from '@spades/common';
 
-export type TournamentListStatus = 'open' | 'running' | 'finished';
+/** The lobby's lists (common's, shared with the server's `GET /api/tournaments?status=`). */
+export type { TournamentListStatus };
 
 export const LIST_STATUSES: readonly { key: TournamentListStatus; label: string }[] = [
   { key: 'open', label: 'Open' },

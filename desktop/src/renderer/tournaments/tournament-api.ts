@@ -1,83 +1,81 @@
 /**
- * Issue #27: tournament data for the renderer. Lists and the page over HTTP (TanStack Query); the page also watches
- * the tournament over the socket (`watch_tournament`, again after every reconnect, then reads the page once more for
- * what it missed) and takes `tournament_updated` (the same view for every watcher, without `me`/`nextMatch`, which
- * are kept from the last HTTP answer, and without live scores, which are kept too) and `tournament_scores` (a table's
- * score after each hand): the bracket's scores are live without polling.
+ * Issue #27: tournament data for the renderer, on common's typed socket (`useSocket` / `useSocketEvent`).
+ *
+ * Lobby lists (`GET /api/tournaments?status=…`, TanStack Query `['tournaments', status]`): kept live by the server's
+ * push, not by polling. The lobby page watches the lobby (`watch_lobby`, see useGames), and the server sends lobby
+ * watchers `tournaments_changed { tournaments: [{ id, status }] }` (coalesced, ~1 s) when a row changed: created,
+ * registrations, started, next round, finished, cancelled. The list of each new status and any cached list holding
+ * one of those ids are invalidated (the shown one re-reads at once, the others when shown). After a socket reconnect
+ * the lists are read once (what changed meanwhile came to nobody). A slow safety read (60 s) stays for servers of
+ * older versions, which never send the event (the desktop app talks to any server).
+ *
+ * The page reads `GET /api/tournaments/:id` and watches the tournament over the socket (`watch_tournament`, again
+ * after every reconnect, then reads the page once more for what it missed): `tournament_updated` (the same view for
+ * every watcher, without `me`/`nextMatch`, which are kept from the last HTTP answer, and without live scores, which
+ * are kept too) and `tournament_scores` (a table's score after each hand): the bracket's scores are live without
+ * polling.
  */
 import { useCallback, useEffect, useRef } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  TournamentTableScores,
-  CreateTournamentInput,
-  RegisterTournamentInput,
-  TournamentHistoryItem,
-  TournamentMatchReady,
-  TournamentSummary,
-  TournamentView,
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  tournamentListOf,
+  type CreateTournamentInput,
+  type RegisterTournamentInput,
+  type TournamentHistoryItem,
+  type TournamentMatchReady,
+  type TournamentsChanged,
+  type TournamentSummary,
+  type TournamentTableScores,
+  type TournamentView,
 } from '@spades/common';
 import { api } from '../lib/api';
-import { useSocket } from '../socket/socket';
+import { useSocket, useSocketEvent } from '../socket/socket';
 import type { TournamentListStatus } from './bracket-model';
 
 export const tournamentApiPath = (id: string) => `/api/tournaments/${encodeURIComponent(id)}`;
 
+/** The safety read of the open and running lists (the push keeps them live; see the header). */
+export const TOURNAMENT_LIST_SAFETY_MS = 60_000;
+
+/**
+ * `tournaments_changed`: invalidates the list of each tournament's new status and every cached list that holds it
+ * (a status change moves the row from one list to another). Returns the lists invalidated.
+ */
+export function invalidateTournamentLists(qc: QueryClient, p: TournamentsChanged): TournamentListStatus[] {
+  const lists = new Set<TournamentListStatus>(p.tournaments.map((t) => tournamentListOf(t.status)));
+  const ids = new Set(p.tournaments.map((t) => t.id));
+  for (const [key, rows] of qc.getQueriesData<TournamentSummary[]>({ queryKey: ['tournaments'] }))
+    if (rows?.some((r) => ids.has(r.id))) lists.add(key[1] as TournamentListStatus);
+  for (const status of lists) void qc.invalidateQueries({ queryKey: ['tournaments', status] });
+  return [...lists];
+}
+
 export function useTournamentList(status: TournamentListStatus) {
-  return useQuery({
+  const qc = useQueryClient();
+  const { ready } = useSocket();
+  const q = useQuery({
     queryKey: ['tournaments', status],
     queryFn: () => api.get<TournamentSummary[]>(`/api/tournaments?status=${status}`),
-    refetchInterval: status === 'finished' ? false : 15_000,
+    refetchInterval: status === 'finished' ? false : TOURNAMENT_LIST_SAFETY_MS,
   });
+  useSocketEvent('tournaments_changed', (p) => void invalidateTournamentLists(qc, p));
+  // (re)connected: the pushes sent while the socket was away came to nobody, read the lists once
+  const wasReady = useRef(ready);
+  useEffect(() => {
+    if (ready && !wasReady.current) void qc.invalidateQueries({ queryKey: ['tournaments'] });
+    wasReady.current = ready;
+  }, [ready, qc]);
+  return q;
 }
 
 /**
- * The tournament events are not (yet) in common's typed socket maps; this is the slice of a socket.io client they
- * need, so the hooks work with the typed socket either way.
+ * `tournament_match_ready` drives a native notification and navigation: checked, since the desktop app also talks
+ * to servers of other versions.
  */
-interface LooseSocket {
-  on(event: string, fn: (payload: unknown) => void): unknown;
-  off(event: string, fn: (payload: unknown) => void): unknown;
-  emit(event: string, payload: unknown, ack?: (res: unknown) => void): unknown;
-}
-
-export function useLooseSocketEvent(event: string, handler: (payload: unknown) => void): void {
-  const { socket } = useSocket();
-  const ref = useRef(handler);
-  ref.current = handler;
-  useEffect(() => {
-    if (!socket) return;
-    const s = socket as unknown as LooseSocket;
-    const h = (p: unknown) => ref.current(p);
-    s.on(event, h);
-    return () => {
-      s.off(event, h);
-    };
-  }, [socket, event]);
-}
-
-export function isTournamentView(p: unknown): p is TournamentView {
-  if (!p || typeof p !== 'object') return false;
-  const v = p as Partial<TournamentView>;
-  return typeof v.id === 'string' && typeof v.status === 'string' && Array.isArray(v.rounds);
-}
-
 export function isMatchReady(p: unknown): p is TournamentMatchReady {
   if (!p || typeof p !== 'object') return false;
   const v = p as Partial<TournamentMatchReady>;
   return typeof v.tournamentId === 'string' && typeof v.gameId === 'string' && typeof v.seatDeadline === 'number';
-}
-
-export function isTableScores(p: unknown): p is TournamentTableScores {
-  if (!p || typeof p !== 'object') return false;
-  const v = p as Partial<TournamentTableScores>;
-  return (
-    typeof v.tournamentId === 'string' &&
-    typeof v.matchId === 'string' &&
-    typeof v.gameId === 'string' &&
-    typeof v.handNumber === 'number' &&
-    Array.isArray(v.scoresBySeat) &&
-    v.scoresBySeat.every((n) => typeof n === 'number')
-  );
 }
 
 /** The view with a table's live score on its match (entrant i sits at seat i); unchanged unless that match is playing. */
@@ -128,23 +126,23 @@ export function useTournament(id: string) {
   });
   useEffect(() => {
     if (!socket || !ready) return;
-    const s = socket as unknown as LooseSocket;
-    s.emit('watch_tournament', { tournamentId: id }, () => undefined);
+    socket.emit('watch_tournament', { tournamentId: id }, () => undefined);
     // watching again after a reconnect: what changed meanwhile came to nobody, read it once
     if (qc.getQueryData(['tournament', id])) void qc.invalidateQueries({ queryKey: ['tournament', id] });
     return () => {
-      s.emit('unwatch_tournament', { tournamentId: id }, () => undefined);
+      socket.emit('unwatch_tournament', { tournamentId: id }, () => undefined);
     };
   }, [socket, ready, id, qc]);
-  useLooseSocketEvent('tournament_scores', (p) => {
-    if (!isTableScores(p) || p.tournamentId !== id) return;
+  useSocketEvent('tournament_scores', (p) => {
+    if (p.tournamentId !== id) return;
     qc.setQueryData<TournamentView>(['tournament', id], (old) => (old ? withTableScores(old, p) : old));
   });
-  useLooseSocketEvent('tournament_updated', (p) => {
-    if (!isTournamentView(p) || p.id !== id) return;
+  useSocketEvent('tournament_updated', (p) => {
+    if (p.id !== id) return;
     qc.setQueryData<TournamentView>(['tournament', id], (old) => mergeBroadcast(p, old));
     // who is registered and the caller's next match may have changed: ask once for the caller's part
     void qc.invalidateQueries({ queryKey: ['tournament', id] });
+    // the lobby is not watched from this page: the lists are read again when shown
     void qc.invalidateQueries({ queryKey: ['tournaments'] });
   });
   return q;

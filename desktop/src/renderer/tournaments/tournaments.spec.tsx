@@ -32,7 +32,7 @@ import { resetPublicSettingsForTests } from '../lib/server-settings';
 import { TournamentBody } from './TournamentPage';
 import { SIT_AND_GO_OFF, TournamentsTab } from './TournamentsTab';
 import { MatchReadyHost } from './MatchReady';
-import { mergeBroadcast, useTournament, withTableScores } from './tournament-api';
+import { invalidateTournamentLists, mergeBroadcast, useTournament, withTableScores } from './tournament-api';
 import { TournamentsPage as ConsoleTournamentsPage, draftToInput, parseSplit } from '../admin/TournamentsPage';
 
 type Listener = (payload: unknown) => void;
@@ -102,18 +102,24 @@ function setup(ui: React.ReactNode, route: string, handler: Handler, me = 'u1') 
     clearError: () => undefined,
   } as unknown as SocketValue;
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+  const tree = (value: SocketValue) => (
     <QueryClientProvider client={qc}>
       <MemoryRouter initialEntries={[route]}>
         <ToastProvider>
           <SessionContextForTests.Provider value={session}>
-            <SocketContextForTests.Provider value={sock}>{ui}</SocketContextForTests.Provider>
+            <SocketContextForTests.Provider value={value}>{ui}</SocketContextForTests.Provider>
           </SessionContextForTests.Provider>
         </ToastProvider>
       </MemoryRouter>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
-  return { socket, calls, user: userEvent.setup() };
+  const r = render(tree(sock));
+  /** The socket drops and comes back (ready false, then true again). */
+  const reconnect = () => {
+    r.rerender(tree({ ...sock, connected: false, authenticated: false, ready: false }));
+    r.rerender(tree({ ...sock }));
+  };
+  return { socket, calls, reconnect, user: userEvent.setup() };
 }
 
 /** GET /api/settings/public of a server with player sit-and-gos on or off. */
@@ -373,6 +379,56 @@ describe('lobby Tournaments tab', () => {
     expect(within(cards[1]).getByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(within(cards[1]).queryByRole('button', { name: 'Unregister' })).toBeNull();
     expect(calls.filter((c) => c.path.startsWith('/api/tournaments/'))).toEqual([]);
+  });
+
+  it('re-reads the list on tournaments_changed and after a reconnect, no polling in between', async () => {
+    let s = newTournament(testConfig('SOLO', 8));
+    s = step(s, { type: 'registered', at: 1, players: [testPlayer(5)] });
+    const { socket, calls, reconnect } = setup(<TournamentsTab />, '/', (url) =>
+      url.pathname === '/api/tournaments' && url.searchParams.get('status') === 'open'
+        ? s.status === 'REGISTERING'
+          ? [summaryFor(s, 'Admin', 'u1')]
+          : []
+        : [],
+    );
+    const listReads = () => calls.filter((c) => c.path === '/api/tournaments?status=open').length;
+    const card = await screen.findByTestId('tournament-card');
+    expect(card).toHaveTextContent('1/8');
+    expect(listReads()).toBe(1);
+
+    // another player registers: the server tells the lobby, the shown list is read again
+    s = step(s, { type: 'registered', at: 2, players: [testPlayer(6)] });
+    socket.serve('tournaments_changed', { tournaments: [{ id: 't1', status: 'REGISTERING' }] });
+    await waitFor(() => expect(screen.getByTestId('tournament-card')).toHaveTextContent('2/8'));
+    expect(listReads()).toBe(2);
+
+    // a change to a tournament of another list (not shown, not in this one): the open list is not read
+    socket.serve('tournaments_changed', { tournaments: [{ id: 't9', status: 'FINISHED' }] });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(listReads()).toBe(2);
+
+    // it filled and started: the row leaves the open list (the list that had it is read again)
+    s = startedWith(testConfig('SOLO', 8), 8);
+    socket.serve('tournaments_changed', { tournaments: [{ id: 't1', status: 'RUNNING' }] });
+    await waitFor(() => expect(screen.queryByTestId('tournament-card')).toBeNull());
+    expect(listReads()).toBe(3);
+
+    // the socket was away: what changed meanwhile came to nobody, the list is read once
+    reconnect();
+    await waitFor(() => expect(listReads()).toBe(4));
+    expect(socket.listeners.get('tournaments_changed')?.size).toBe(1);
+  });
+
+  it('invalidates the list of the new status and any cached list holding the tournament', () => {
+    const qc = new QueryClient();
+    const row = summaryOf(newTournament(testConfig('SOLO', 8), 't1'), 'Admin');
+    qc.setQueryData(['tournaments', 'open'], [row]);
+    qc.setQueryData(['tournaments', 'finished'], []);
+    expect(invalidateTournamentLists(qc, { tournaments: [{ id: 't1', status: 'RUNNING' }] }).sort()).toEqual([
+      'open',
+      'running',
+    ]);
+    expect(invalidateTournamentLists(qc, { tournaments: [{ id: 't2', status: 'CANCELLED' }] })).toEqual(['finished']);
   });
 
   it('creates a sit-and-go (default split shown) and opens its page', async () => {
