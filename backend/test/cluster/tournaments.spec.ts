@@ -3,7 +3,8 @@
  * Issue #27 in a cluster: three real backend PROCESSES sharing PostgreSQL + Redis. A SOLO sit-and-go of 8 is created
  * on node A (its owner); the players are on nodes B and C. Once round 1's tables are open, A is SIGKILLed: a live node
  * takes the tournament over with a higher fencing epoch, the tournament plays on to FINISHED, every payout happens
- * once and the ledger balances. The scheduler lease has exactly one holder, a live node.
+ * once and the ledger balances. The scheduler lease has exactly one holder, a live node. Lobby watchers on B and C
+ * hear `tournaments_changed` for the creation on A and the start committed on another node.
  */
 import { api } from '../support/test-app';
 import { Client, useFastTimers } from '../games/helpers';
@@ -62,6 +63,12 @@ d('tournaments across nodes (3 processes, PostgreSQL + Redis)', () => {
     const [a, b, c] = nodes;
     const creator = await Client.create(a.url);
     clients.push(creator);
+    // lobby watchers on the other nodes: the list change committed on A reaches them (socket.io's Redis adapter)
+    const lobbies = [await Client.create(b.url), await Client.create(c.url)];
+    clients.push(...lobbies);
+    for (const l of lobbies) expect(await l.emit('watch_lobby', {})).toMatchObject({ ok: true });
+    const listChanges = (l: Client, status: string) =>
+      l.events('tournaments_changed').filter((e) => e.tournaments.some((x: any) => x.id === id && x.status === status));
     const created = await creator.http(a.url, 'POST', '/api/tournaments', {
       name: 'Cluster cup',
       mode: 'SOLO',
@@ -73,6 +80,11 @@ d('tournaments across nodes (3 processes, PostgreSQL + Redis)', () => {
     const id: string = created.body.id;
     const owner = async () => (await sql(`SELECT owner_node, owner_epoch FROM tournaments WHERE id = $1`, [id]))[0];
     expect(await owner()).toMatchObject({ owner_node: 'tour-a', owner_epoch: 1 });
+    await until(
+      async () => lobbies.every((l) => listChanges(l, 'REGISTERING').length > 0),
+      5000,
+      'list change on B, C',
+    );
 
     const players: { c: Client; url: string }[] = [];
     for (let i = 0; i < 8; i++) {
@@ -89,6 +101,8 @@ d('tournaments across nodes (3 processes, PostgreSQL + Redis)', () => {
     for (const { c: p, url } of players) {
       expect((await p.http(url, 'POST', `/api/tournaments/${id}/register`, {})).status).toBe(200);
     }
+    // it filled and started (committed on B or C): every node's lobby hears it
+    await until(async () => lobbies.every((l) => listChanges(l, 'RUNNING').length > 0), 5000, 'started on B, C');
     // round 1's two tables are open (the players were told)
     await until(
       async () => players.every(({ c: p }) => p.events('tournament_match_ready').length > 0),
