@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { returnedRows } from '../database/returned-rows';
-import { DiscordClient, DiscordLoginFailed } from './discord.service';
+import { DiscordClient, DiscordLoginFailed } from './discord.errors';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 export const MAX_PENDING = 10_000;
