@@ -9,51 +9,54 @@ import { GameIdInput, IsSeat, REQUEST_ERRORS, tableAliases, toSeat } from './gam
 
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' || value === null ? undefined : value);
 
+/** Several property decorators as one, applied in the order a stack of them written top to bottom would be. */
+const stack =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) => {
+    for (const d of [...decorators].reverse()) d(target, key);
+  };
+
+/** An optional invite token ('' and null read as absent), at most 200 characters: the same rule on every body. */
+const IsInviteToken = () =>
+  stack(
+    IsOptional(),
+    Transform(emptyToUndefined),
+    IsString({ message: REQUEST_ERRORS.INVITE }),
+    MaxLength(200, { message: REQUEST_ERRORS.INVITE }),
+  );
+
+/** An optional seat index (a numeric string accepted). */
+const IsOptionalSeat = () => stack(IsOptional(), Transform(toSeat), IsSeat());
+
 /** HTTP join body: an optional seat (a numeric string accepted) and invite token. */
 export class JoinSeatInput extends PayloadInput {
   static normalize = tableAliases;
 
-  @IsOptional()
-  @Transform(toSeat)
-  @IsSeat()
+  @IsOptionalSeat()
   seatIndex?: number;
 
-  @IsOptional()
-  @Transform(emptyToUndefined)
-  @IsString({ message: REQUEST_ERRORS.INVITE })
-  @MaxLength(200, { message: REQUEST_ERRORS.INVITE })
+  @IsInviteToken()
   invite?: string;
 }
 
 /** socket `join_game`. */
 export class JoinGameInput extends GameIdInput {
-  @IsOptional()
-  @Transform(toSeat)
-  @IsSeat()
+  @IsOptionalSeat()
   seatIndex?: number;
 
-  @IsOptional()
-  @Transform(emptyToUndefined)
-  @IsString({ message: REQUEST_ERRORS.INVITE })
-  @MaxLength(200, { message: REQUEST_ERRORS.INVITE })
+  @IsInviteToken()
   invite?: string;
 }
 
 /** HTTP spectate body: an optional invite token. */
 export class SpectateBodyInput extends PayloadInput {
-  @IsOptional()
-  @Transform(emptyToUndefined)
-  @IsString({ message: REQUEST_ERRORS.INVITE })
-  @MaxLength(200, { message: REQUEST_ERRORS.INVITE })
+  @IsInviteToken()
   invite?: string;
 }
 
 /** socket `join_game_as_spectator`. */
 export class SpectateInput extends GameIdInput {
-  @IsOptional()
-  @Transform(emptyToUndefined)
-  @IsString({ message: REQUEST_ERRORS.INVITE })
-  @MaxLength(200, { message: REQUEST_ERRORS.INVITE })
+  @IsInviteToken()
   invite?: string;
 }
 
