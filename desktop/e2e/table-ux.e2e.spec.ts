@@ -4,8 +4,8 @@
  * from the address in use, blocking that hides old lines, the invitation page of a private table, and a leave
  * that answers 2xx once.
  *
- * The timeout and invite-link tests run against a second server started here: 2 s turns, and CLIENT_URL left at
- * its default (http://localhost:3000, where nothing listens), so a link built from it would reach nothing.
+ * The timeout and invite-link tests run against a second server started here: 2 s turns, and CLIENT_URL unset (its
+ * default names localhost, not the 127.0.0.1 address the players use), so the link must come from the address in use.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
@@ -38,7 +38,7 @@ function freePort(): Promise<number> {
 
 let second: { proc: ChildProcess; url: string } | null = null;
 
-/** The second server (same build, its own embedded database): short turns, default CLIENT_URL. */
+/** The second server (same build, its own embedded database): short turns, CLIENT_URL unset. */
 async function secondServer(): Promise<string> {
   if (second) return second.url;
   const port = await freePort();

@@ -29,6 +29,18 @@ describe('configuration', () => {
     expect(loadAppConfig({}).dataDir).toBe(join(process.cwd(), 'data'));
   });
 
+  it('without CLIENT_URL, the links the server prints (admin setup, sign-in returns) name its own PORT', () => {
+    expect(loadAppConfig({ DATA_DIR: dir, PORT: '3123' })).toMatchObject({
+      clientUrl: 'http://localhost:3123',
+      clientUrlSet: false,
+      corsOrigins: ['http://localhost:3123'],
+    });
+    expect(loadAppConfig({ DATA_DIR: dir, PORT: '0' }).clientUrl).toBe('http://localhost:3000');
+    expect(loadAppConfig({ DATA_DIR: dir, PORT: '3123', CLIENT_URL: 'https://spades.example.org' }).clientUrl).toBe(
+      'https://spades.example.org',
+    );
+  });
+
   it('tells whether CLIENT_URL was set (issue #31: else invite links use the address the player uses)', () => {
     expect(loadAppConfig({ DATA_DIR: dir }).clientUrlSet).toBe(false);
     expect(loadAppConfig({ DATA_DIR: dir, CLIENT_URL: '' }).clientUrlSet).toBe(false);

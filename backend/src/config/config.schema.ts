@@ -111,7 +111,8 @@ export const envSchema = z.object({
     ),
   JWT_EXPIRES_IN: expiresIn.describe('session lifetime: seconds, or a number with s, m, h or d'),
   CLIENT_URL: z
-    .preprocess((v) => (v === '' || v === undefined ? 'http://localhost:3000' : v), url('CLIENT_URL'))
+    .preprocess((v) => (v === '' ? undefined : v), url('CLIENT_URL').optional())
+    .meta({ docDefault: 'http://localhost:<PORT>' })
     .describe(
       "the web client's origin: CORS, the sign-in return address and invite links (unset: links use the address the player opened)",
     ),
@@ -357,11 +358,14 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
       'DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_REDIRECT_URI must be set together (or none of them)',
     ]);
   }
-  const sso = parseSsoProviders(env, e.CLIENT_URL);
+  // unset: this server itself, on the port it listens on (the web app is served there); PORT 0 (a random port,
+  // tests) keeps the conventional 3000
+  const clientUrlText = e.CLIENT_URL ?? `http://localhost:${e.PORT || 3000}`;
+  const sso = parseSsoProviders(env, clientUrlText);
   if (sso.errors.length) throw new ConfigValidationError(sso.errors);
   const dataDir = resolve(e.DATA_DIR);
   const { secret, source } = resolveJwtSecret(dataDir, e.JWT_SECRET);
-  const clientOrigin = new URL(e.CLIENT_URL).origin;
+  const clientOrigin = new URL(clientUrlText).origin;
   const corsOrigins = [
     clientOrigin,
     ...(e.CORS_ORIGINS ?? '')
@@ -378,8 +382,8 @@ export function loadAppConfig(env: Record<string, unknown>): AppConfig {
     jwtSecret: secret,
     jwtSecretSource: source,
     jwtExpiresInSeconds: e.JWT_EXPIRES_IN,
-    clientUrl: e.CLIENT_URL.replace(/\/+$/, ''),
-    clientUrlSet: typeof env.CLIENT_URL === 'string' && env.CLIENT_URL.trim() !== '',
+    clientUrl: clientUrlText.replace(/\/+$/, ''),
+    clientUrlSet: e.CLIENT_URL !== undefined,
     corsOrigins,
     discord:
       discordSet === 3
