@@ -25,6 +25,7 @@ let failed = 0;
 let skipped = 0;
 const lines = [];
 const failures = [];
+const flaky = [];
 for (const file of existsSync(resultsDir) ? readdirSync(resultsDir).sort() : []) {
   const report = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
   let p, f, s;
@@ -34,6 +35,7 @@ for (const file of existsSync(resultsDir) ? readdirSync(resultsDir).sort() : [])
     f = report.stats.unexpected;
     s = report.stats.skipped;
     failures.push(...playwrightFailures(report.suites ?? []));
+    flaky.push(...playwrightFailures(report.suites ?? [], [], 'flaky'));
   } else {
     // vitest / jest
     p = report.numPassedTests;
@@ -48,6 +50,13 @@ for (const file of existsSync(resultsDir) ? readdirSync(resultsDir).sort() : [])
 }
 const status = r.status ?? 1;
 if (status !== 0 && failed === 0) failed = 1; // a target failed before its runner could report (e.g. a build error)
+if (flaky.length) {
+  console.log(`\nPassed only on retry (${flaky.length}):`);
+  for (const f of flaky) {
+    console.log(`  ~ ${f.name}`);
+    for (const l of firstLines(f.message, 6)) console.log(`      ${l}`);
+  }
+}
 if (failures.length) {
   console.log(`\nFailed (${failures.length}):`);
   for (const f of failures.slice(0, 20)) {
@@ -61,15 +70,19 @@ console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(status);
 
 /** Playwright's JSON report: suites nest; a spec's test failed when its last result did not pass. */
-function playwrightFailures(suites, out = []) {
+function playwrightFailures(suites, out = [], status = 'unexpected') {
   for (const suite of suites) {
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests ?? []) {
         const last = t.results?.[t.results.length - 1];
-        if (t.status === 'unexpected' && last)
-          out.push({ name: `${spec.file}:${spec.line} › ${spec.title}`, message: last.error?.message ?? last.status });
+        const failedRun = t.results?.find((r) => r.status !== 'passed' && r.status !== 'skipped');
+        if (t.status === status && last)
+          out.push({
+            name: `${spec.file}:${spec.line} › ${spec.title}`,
+            message: failedRun?.error?.message ?? last.status,
+          });
       }
-    playwrightFailures(suite.suites ?? [], out);
+    playwrightFailures(suite.suites ?? [], out, status);
   }
   return out;
 }
