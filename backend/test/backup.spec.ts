@@ -149,8 +149,12 @@ for (const kind of KINDS) {
       writeFileSync(file, Buffer.from(await res.arrayBuffer()));
       const manifest = await readBackup(file);
       expect(manifest.counts.accounts).toBe(5);
-      const [entry] = await a.dataSource.query(`SELECT actor_id, action FROM audit_log WHERE action = 'server.backup'`);
-      expect(entry).toEqual({ actor_id: player.user.id, action: 'server.backup' });
+      // the audit row is written once the stream has ended, which can be just after the client has read it all
+      const auditRows = () =>
+        a.dataSource.query(`SELECT actor_id, action FROM audit_log WHERE action = 'server.backup'`);
+      for (let t0 = Date.now(); (await auditRows()).length === 0 && Date.now() - t0 < 10_000;)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await auditRows()).toEqual([{ actor_id: player.user.id, action: 'server.backup' }]);
       await a.dataSource.query(`UPDATE users SET role = 'user' WHERE id = $1`, [player.user.id]);
     });
 
