@@ -68,7 +68,8 @@ export function startChild(db: ChildDb, extraEnv: Record<string, string> = {}): 
       CHILD_ENV: JSON.stringify(db.env),
       SWC_NODE_PROJECT: join(backendDir, 'tsconfig.json'),
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // CHILD_STDOUT=1 (with TEST_LOG_LEVEL=debug) shows the children's JSON logs: how the cluster tests are debugged
+    stdio: ['ignore', process.env.CHILD_STDOUT === '1' ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
     proc.once('exit', (code, signal) => r({ code, signal })),
