@@ -1,6 +1,6 @@
 /** In-app invitations (issue #12): Join / Decline, pending ones after a reload, cancelled with the table, desktop notification. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { DEFAULT_SETTINGS, type GameInvitation } from '@spades/common';
@@ -96,9 +96,10 @@ describe('InvitationsHost', () => {
         reservedUntil: null,
       }),
     ]);
-    expect(await screen.findByRole('alertdialog', { name: 'Invitation from Hosty' })).toBeInTheDocument();
+    const hosty = await screen.findByRole('alertdialog', { name: 'Invitation from Hosty' });
     expect(screen.getByRole('alertdialog', { name: 'Invitation from Other' })).not.toHaveTextContent('held');
-    await user.click(screen.getAllByRole('button', { name: 'Decline' })[0]);
+    // the newest is listed first: decline on Hosty's card itself (both were created in the same or the next ms)
+    await user.click(within(hosty).getByRole('button', { name: 'Decline' }));
     expect(acks).toEqual([{ event: 'decline_invitation', payload: { gameId: 'g1' } }]);
     expect(screen.queryByRole('alertdialog', { name: 'Invitation from Hosty' })).toBeNull();
     socket.serve('game_invitation_cancelled', { gameId: 'g2', reason: 'All players left the table' });
