@@ -37,8 +37,12 @@ describe('games timers (integration)', () => {
     const ev = a.events('seat_replacement_started')[0];
     expect(ev.seatIndex).toBe(1);
     expect(ev.expiresAt).toBeGreaterThan(Date.now() - 1000);
-    // the idle player was played for: its bid is in, and it was told it lost the seat
+    // the idle player was played for: its bid is in, and it was told it lost the seat. Each socket gets the
+    // countdown event and the view that frees the seat as separate messages: wait for both on both sockets.
+    await idle.waitFor(() => idle.events('seat_replacement_started').length > 0, 5000, 'idle told');
     expect(idle.events('seat_replacement_started')[0]).toEqual(ev);
+    await idle.waitFor(() => idle.view?.mySeat === null, 5000, 'the idle player seatless in its view');
+    await a.waitFor(() => a.view?.players?.[1] === null, 5000, 'seat 2 empty in the view');
     expect(idle.view.mySeat).toBeNull();
     const afterRemoval = a.view;
     expect(afterRemoval.players[1]).toBeNull();
