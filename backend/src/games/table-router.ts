@@ -137,9 +137,8 @@ export class TableRouter {
     if (!this.local.tables.get(gameId)) {
       // a node going away loads no table and may already have closed its database: whatever it drove was handed
       // over, so the caller looks the owner up again (asking the database here could fail the player's command)
-      if (this.local.isStopping || this.peers.nodes!.isDraining)
-        throw new RemoteError('Not the owner of this table', 409, NOT_OWNER);
-      const owner = await this.peers.ownership!.ownerOf(gameId);
+      const goingAway = this.local.isStopping || this.peers.nodes!.isDraining;
+      const owner = goingAway ? null : await this.peers.ownership!.ownerOf(gameId);
       if (owner?.node !== this.peers.nodes!.nodeId)
         throw new RemoteError('Not the owner of this table', 409, NOT_OWNER);
       await this.failover.adopt([gameId]);
